@@ -1,0 +1,1 @@
+"""The site builder behind build.py: gather data, render pages, write site/ atomically."""
