@@ -1,0 +1,137 @@
+"""Figure data builders for the toy chapters: plain, JSON-safe data; no HTML.
+
+Every number appears as ``{"value": float, "text": str}`` (see numbers.shown),
+so a template or a browser widget only places text and never formats or
+computes. The same builders run at build time and in the browser.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import toy
+from .numbers import exact, shown
+
+__all__ = ["fig_001", "fig_002", "toy_context", "worked_dot", "worked_product"]
+
+
+def _query_index(query: str) -> int:
+    """Return the row index of a toy token, or raise naming the valid ones."""
+    if query not in toy.TOKENS:
+        raise ValueError(f"unknown query {query!r}; choose one of {', '.join(toy.TOKENS)}")
+    return toy.TOKENS.index(query)
+
+
+def fig_001() -> dict:
+    """Return FIG-001: each token's input row and its three projected roles.
+
+    Schema: ``{"id", "rows": [{"token", "index", "X", "Q", "K", "V"}]}`` where
+    X, Q, K and V are shown vectors (whole numbers, as in the chapter).
+
+    >>> fig_001()["rows"][2]["K"]["text"]
+    '[1, 2]'
+    """
+    r = toy.roles()
+    rows = [
+        {
+            "token": token,
+            "index": i,
+            "X": shown(toy.X[i], whole=True),
+            **{role: shown(r[role][i], whole=True) for role in ("Q", "K", "V")},
+        }
+        for i, token in enumerate(toy.TOKENS)
+    ]
+    return {"id": "fig-001", "rows": rows}
+
+
+def fig_002(query: str = "rises") -> dict:
+    """Return FIG-002: one query's scores, weights, values and weighted contributions.
+
+    Schema: ``{"id", "query": {"token", "index", "vector"}, "d_k",
+    "rows": [{"token", "index", "is_query", "score", "scaled", "weight",
+    "value", "contribution"}], "output"}``; numbers are shown values.
+
+    >>> d = fig_002("rises")
+    >>> [row["weight"]["text"] for row in d["rows"]], d["output"]["text"]
+    (['0.284', '0.140', '0.576'], '[0.860, 1.432]')
+    >>> d["rows"][2]["contribution"]["text"]
+    '[0.576, 1.152]'
+    """
+    i = _query_index(query)
+    tr = toy.trace(query)
+    V = toy.roles()["V"]  # (m, d_v)
+    contributions = tr.weights[0][:, None] * V  # (m, 1) * (m, d_v) -> (m, d_v)
+    rows = [
+        {
+            "token": token,
+            "index": j,
+            "is_query": j == i,
+            "score": shown(tr.scores[0, j], whole=True),
+            "scaled": shown(tr.scaled[0, j]),
+            "weight": shown(tr.weights[0, j]),
+            "value": shown(V[j], whole=True),
+            "contribution": shown(contributions[j]),
+        }
+        for j, token in enumerate(toy.TOKENS)
+    ]
+    return {
+        "id": "fig-002",
+        "query": {"token": query, "index": i, "vector": shown(toy.roles()["Q"][i], whole=True)},
+        "d_k": tr.d_k,
+        "rows": rows,
+        "output": shown(tr.output[0]),
+    }
+
+
+def worked_dot(a, b) -> dict:
+    """Return the terms of a dot product and its value, for writing it out by hand.
+
+    >>> worked_dot([1, 1], [1, 2])
+    {'terms': [['1', '1'], ['1', '2']], 'result': '3'}
+    """
+    a, b = [float(x) for x in a], [float(x) for x in b]
+    if len(a) != len(b):
+        raise ValueError(f"cannot take the dot product of widths {len(a)} and {len(b)}")
+    value = np.dot(a, b)  # scalar
+    return {"terms": [[exact(x), exact(y)] for x, y in zip(a, b)], "result": exact(value)}
+
+
+def worked_product(x, W) -> list[dict]:
+    """Return one worked dot product per output column of the row-vector product ``x W``.
+
+    >>> [w["result"] for w in worked_product([1, 1], toy.W_K)]
+    ['1', '2']
+    """
+    columns = np.asarray(W, dtype=float).T  # (d_out, d_in)
+    return [worked_dot(x, column) for column in columns]
+
+
+def toy_context() -> dict:
+    """Return every number chapters 1 and 2 quote, gathered for the templates.
+
+    Schema: ``{"tokens", "X", "W_Q", "W_K", "W_V", "Q", "K", "V"`` (matrices as
+    lists of shown rows), ``"n", "m", "d_k", "d_v"`` (shown whole numbers),
+    ``"rises_key_work"`` (worked_product of the last row by W_K),
+    ``"score_work"`` (worked_dot of the last query with each key),
+    ``"fig_002"`` (the default FIG-002 data)}.
+
+    >>> ctx = toy_context()
+    >>> ctx["d_k"]["text"], [s["result"] for s in ctx["score_work"]]
+    ('2', ['2', '1', '3'])
+    """
+    r = toy.roles()
+    last = len(toy.TOKENS) - 1
+    mats = {"X": toy.X, "W_Q": toy.W_Q, "W_K": toy.W_K, "W_V": toy.W_V, **r}
+    n, d_k = r["Q"].shape
+    m, d_v = r["V"].shape
+    return {
+        "tokens": list(toy.TOKENS),
+        **{name: [shown(row, whole=True) for row in M] for name, M in mats.items()},
+        "n": shown(n, whole=True),
+        "m": shown(m, whole=True),
+        "d_k": shown(d_k, whole=True),
+        "d_v": shown(d_v, whole=True),
+        "rises_key_work": worked_product(toy.X[last], toy.W_K),
+        "score_work": [worked_dot(r["Q"][last], k) for k in r["K"]],
+        "fig_002": fig_002(toy.TOKENS[last]),
+    }
