@@ -1,0 +1,80 @@
+"""Measure the site: build time and page weight, printed against the targets the issues set."""
+
+from __future__ import annotations
+
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .site import ROOT, build
+
+BUILD_TARGET_S = 1.0
+PAGE_TARGET_BYTES = 100_000
+_ASSET = re.compile(r'<(?:link rel="stylesheet"|script type="module")[^>]*?(?:href|src)="([^"]+)"')
+_IMPORT = re.compile(r'^\s*import\s[^;]*?from\s+"(\.{1,2}/[^"]+)"|^\s*import\s+"(\.{1,2}/[^"]+)"', re.M)
+
+
+def _verdict(ok: bool) -> str:
+    """Say whether a figure meets its target."""
+    return "ok" if ok else "OVER TARGET"
+
+
+def time_builds(runs: int = 7) -> dict:
+    """Time the full build, in a fresh process (as a reader runs it) and in-process."""
+    cold, warm = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(runs):
+            start = time.perf_counter()
+            subprocess.run([sys.executable, str(ROOT / "build.py"), "--out", f"{tmp}/site"],
+                           check=True, capture_output=True)
+            cold.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            build(Path(tmp) / "site")
+            warm.append(time.perf_counter() - start)
+    return {"process": statistics.median(cold), "in_process": statistics.median(warm)}
+
+
+def _module_graph(site: Path, start: Path) -> set[Path]:
+    """Return a JS module and every module it imports statically."""
+    seen, todo = set(), [start]
+    while todo:
+        path = todo.pop()
+        if path in seen or not path.is_file():
+            continue
+        seen.add(path)
+        for m in _IMPORT.finditer(path.read_text(encoding="utf-8")):
+            todo.append((path.parent / (m.group(1) or m.group(2))).resolve())
+    return seen
+
+
+def page_weights(site: Path) -> list[tuple[str, int, int]]:
+    """Return (page, HTML bytes, bytes with its CSS and JS) for every built page."""
+    rows = []
+    for html_path in sorted(site.rglob("index.html")):
+        html = html_path.read_text(encoding="utf-8")
+        assets: set[Path] = set()
+        for href in _ASSET.findall(html):
+            asset = (html_path.parent / href).resolve()
+            assets |= _module_graph(site, asset) if asset.suffix in (".js", ".mjs") else {asset}
+        total = html_path.stat().st_size + sum(a.stat().st_size for a in assets if a.is_file())
+        rows.append((str(html_path.parent.relative_to(site)), html_path.stat().st_size, total))
+    return rows
+
+
+def main() -> int:
+    """Print every figure with its target; return 0 (figures, not a test)."""
+    times = time_builds()
+    print(f"build, fresh process (median of 7): {times['process']:.3f} s "
+          f"[target < {BUILD_TARGET_S:.1f} s: {_verdict(times['process'] < BUILD_TARGET_S)}]")
+    print(f"build, in-process (median of 7):    {times['in_process']:.3f} s")
+    with tempfile.TemporaryDirectory() as tmp:
+        build(Path(tmp) / "site")
+        print(f"\n{'page':<24}{'HTML':>10}{'with CSS+JS':>14}   target < {PAGE_TARGET_BYTES:,} B")
+        for page, html, total in page_weights(Path(tmp) / "site"):
+            name = "/" if page == "." else f"/{page}/"
+            print(f"{name:<24}{html:>10,}{total:>14,}   {_verdict(total < PAGE_TARGET_BYTES)}")
+    return 0

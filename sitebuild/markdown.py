@@ -1,0 +1,65 @@
+"""Markdown to HTML with markdown-it-py: headings with anchors, asides, MathML math."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from markdown_it import MarkdownIt
+from mdit_py_plugins.anchors import anchors_plugin
+from mdit_py_plugins.container import container_plugin
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+from .mathml import to_mathml
+
+__all__ = ["render_markdown"]
+
+_ANCHOR = re.compile(
+    r'<h([23]) id="([^"]+)">(.*?) <a class="header-anchor" href="#\2">¶</a></h\1>'
+)
+
+
+def _heading(match: re.Match) -> str:
+    """Rewrite a heading's permalink so screen readers hear what it links to."""
+    level, slug, inner = match.groups()
+    label = html.escape(re.sub(r"<[^>]+>", "", inner), quote=True)
+    return (
+        f'<h{level} id="{slug}">{inner} <a class="anchor" href="#{slug}" '
+        f'aria-label="Link to the section {label}">#</a></h{level}>'
+    )
+
+
+def _render_aside(self, tokens, idx, options, env) -> str:
+    """Render ``::: aside`` containers as <aside> elements."""
+    return "<aside class=\"note\">\n" if tokens[idx].nesting == 1 else "</aside>\n"
+
+
+def _make_parser() -> MarkdownIt:
+    """Create the one Markdown parser the chapters are written for."""
+    md = MarkdownIt("commonmark", {"html": True, "typographer": True})
+    md.enable(["replacements", "smartquotes", "table"])
+    anchors_plugin(md, min_level=2, max_level=3, permalink=True)
+    container_plugin(md, "aside", render=_render_aside)
+    dollarmath_plugin(md, allow_space=True, allow_digits=True, double_inline=False)
+    md.add_render_rule(
+        "math_inline", lambda self, t, i, o, e: to_mathml(t[i].content, display=False)
+    )
+    md.add_render_rule(
+        "math_block",
+        lambda self, t, i, o, e: '<div class="equation">'
+        + to_mathml(t[i].content, display=True)
+        + "</div>\n",
+    )
+    return md
+
+
+_PARSER = _make_parser()
+
+
+def render_markdown(text: str) -> str:
+    """Render chapter Markdown (already through Jinja) to an HTML fragment.
+
+    >>> render_markdown("## Mix values\\n\\nThe sum $o$ is a vector.")  # doctest: +ELLIPSIS
+    '<h2 id="mix-values">Mix values <a class="anchor" href="#mix-values" ...>#</a></h2>\\n<p>The sum <math display="inline"><mrow><mi>o</mi></mrow></math> is a vector.</p>\\n'
+    """
+    return _ANCHOR.sub(_heading, _PARSER.render(text))

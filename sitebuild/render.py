@@ -1,0 +1,174 @@
+"""Render pages: Jinja over the chapter sources, then Markdown, then the layout."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import jinja2
+from markupsafe import Markup, escape
+
+from attention.numbers import spelled
+
+from .claims import Citation, Ledger
+from .errors import BuildError
+from .lint import check_no_typed_numbers
+from .markdown import render_markdown
+
+FRONT_MATTER = re.compile(r"\A\+\+\+\n(.*?)\n\+\+\+\n", re.S)
+_PLACEHOLDER = re.compile(r"<!--block:(\d+)-->")
+_HEADING = re.compile(r'<h2 id="[^"]+">(.*?) <a class="anchor"')
+_CITE_ID = re.compile(r'id="(cite-\d+)"')
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of the site and where it comes from."""
+
+    slug: str  # "" for the home page
+    title: str
+    lede: str
+    source: Path | None  # a Markdown source, or None for a page made from data
+    nav_title: str = ""
+
+    @property
+    def url(self) -> str:
+        """Return the page's path below the site root, e.g. "roles/"."""
+        return f"{self.slug}/" if self.slug else ""
+
+    @property
+    def root(self) -> str:
+        """Return the relative path from this page back to the site root."""
+        return "../" * self.url.count("/")
+
+
+@dataclass
+class Rendered:
+    """A page's finished HTML fragment and what it cited."""
+
+    page: Page
+    body: str
+    citations: list[Citation] = field(default_factory=list)
+
+
+class _SourceLoader(jinja2.FileSystemLoader):
+    """Load templates, blanking a Markdown source's front matter so line numbers stay true."""
+
+    def get_source(self, environment, template):
+        source, filename, uptodate = super().get_source(environment, template)
+        return FRONT_MATTER.sub(lambda m: "\n" * m.group(0).count("\n"), source), filename, uptodate
+
+
+def make_env(templates: Path) -> jinja2.Environment:
+    """Create the one Jinja environment for layouts, figures and chapter sources."""
+    env = jinja2.Environment(
+        loader=_SourceLoader(templates),
+        undefined=jinja2.StrictUndefined,
+        autoescape=jinja2.select_autoescape(["html"], default_for_string=False),
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["spelled"] = spelled
+    env.filters["latex_vector"] = lambda s: "[" + ",".join(s["text"][1:-1].split(", ")) + "]"
+    env.filters["bmatrix"] = lambda rows: (
+        r"\begin{bmatrix}" + r"\\".join("&".join(r["text"][1:-1].split(", ")) for r in rows)
+        + r"\end{bmatrix}"
+    )
+    return env
+
+
+def read_front_matter(path: Path) -> dict:
+    """Return the TOML front matter (between +++ lines) of a Markdown source."""
+    text = path.read_text(encoding="utf-8")
+    match = FRONT_MATTER.match(text)
+    if not match:
+        raise BuildError("a chapter source must start with +++ TOML front matter +++", path, 1)
+    try:
+        return tomllib.loads(match.group(1))
+    except tomllib.TOMLDecodeError as exc:
+        raise BuildError(f"malformed front matter: {exc}", path, 2) from None
+
+
+def _template_line(exc: BaseException, path: Path) -> int | None:
+    """Return the template line an exception was raised from, read off its traceback."""
+    line, tb, name = None, exc.__traceback__, str(path)
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == name:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return getattr(exc, "lineno", None) if line is None else line
+
+
+class PageRenderer:
+    """Render Markdown pages, keeping count of citation anchors and block placeholders."""
+
+    def __init__(self, env: jinja2.Environment, ledger: Ledger, figures: dict[str, Callable]):
+        self.env, self.ledger, self.figures = env, ledger, figures
+        self._blocks: list[str] = []
+        self._citations: list[Citation] = []
+        self._page: Page | None = None
+
+    def _block(self, html: str) -> str:
+        """Park finished HTML behind a comment that Markdown passes through untouched."""
+        self._blocks.append(html)
+        return f"\n\n<!--block:{len(self._blocks) - 1}-->\n\n"
+
+    def cite(self, *claim_ids: str) -> Markup:
+        """Return links to claims, recording this place as citing each of them."""
+        if not claim_ids:
+            raise LookupError("cite() needs at least one claim ID")
+        claims = [self.ledger.get(cid) for cid in claim_ids]
+        anchor = f"cite-{len(self._citations) + 1}"
+        citation = Citation(self._page.url, self._page.title, anchor, claim_ids)
+        self._citations.append(citation)
+        links = ", ".join(
+            f'<a href="{self._page.root}claims/#{c.id}" title="{escape(c.kind_label)}">{c.id}</a>'
+            for c in claims
+        )
+        return Markup(f'<span class="cites" id="{anchor}">{links}</span>')
+
+    def sources(self, label: str, *claim_ids: str) -> str:
+        """Return a section's source line: what it rests on and the claims it makes."""
+        return self._block(f'<p class="source">{escape(label)} {self.cite(*claim_ids)}</p>')
+
+    def figure(self, figure_id: str, **options) -> str:
+        """Return a figure rendered at build time from the core's figure data."""
+        if figure_id not in self.figures:
+            raise LookupError(f"unknown figure ID {figure_id!r}; known: {', '.join(self.figures)}")
+        data = self.figures[figure_id](**options)
+        template = self.env.get_template(f"figures/{figure_id.lower()}.html")
+        return self._block(template.render(fig=data, root=self._page.root))
+
+    def render(self, page: Page, context: dict) -> Rendered:
+        """Render one Markdown page to an HTML fragment, or raise BuildError with file and line."""
+        self._page, self._blocks, self._citations = page, [], []
+        path = page.source
+        check_no_typed_numbers(path.read_text(encoding="utf-8"), path)
+        helpers = {"cite": self.cite, "sources": self.sources, "figure": self.figure}
+        name = path.relative_to(self.env.loader.searchpath[0]).as_posix()
+        try:
+            markdown = self.env.get_template(name).render(**context, **helpers, page=page)
+        except jinja2.TemplateSyntaxError as exc:
+            raise BuildError(f"template syntax error: {exc.message}", path, exc.lineno) from None
+        except (jinja2.TemplateError, LookupError, ValueError, TypeError) as exc:
+            message = getattr(exc, "message", None) or str(exc)
+            raise BuildError(message, path, _template_line(exc, path)) from None
+        body = _PLACEHOLDER.sub(lambda m: self._blocks[int(m.group(1))], render_markdown(markdown))
+        return Rendered(page, body, self._with_sections(body))
+
+    def _with_sections(self, body: str) -> list[Citation]:
+        """Return this page's citations, each labelled with the heading it sits under."""
+        section, sections = "", {}
+        for match in re.finditer(f"{_HEADING.pattern}|{_CITE_ID.pattern}", body):
+            if match.group(1) is not None:
+                section = re.sub(r"<[^>]+>", "", match.group(1))
+            else:
+                sections[match.group(2)] = section
+        return [
+            dataclasses.replace(c, section=sections.get(c.anchor, "")) for c in self._citations
+        ]

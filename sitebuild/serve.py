@@ -1,0 +1,41 @@
+"""Serve a built site on 127.0.0.1 with the MIME types and cache headers the runtime needs."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+from pathlib import Path
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Serve files with correct types; cache the versioned runtime for a year."""
+
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".wasm": "application/wasm",  # any other type makes loadPyodide() hang
+        ".mjs": "text/javascript",
+        ".js": "text/javascript",
+        ".whl": "application/zip",
+        ".json": "application/json",
+        ".svg": "image/svg+xml",
+    }
+
+    def end_headers(self):
+        if self.path.startswith("/runtime/"):
+            self.send_header("Cache-Control", "public, max-age=31536000, immutable")
+        else:
+            self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, format, *args):  # noqa: A002 (the stdlib's name)
+        if not getattr(self.server, "quiet", False):
+            super().log_message(format, *args)
+
+
+def make_server(root: Path, port: int = 8000, quiet: bool = False) -> http.server.HTTPServer:
+    """Return a threaded HTTP server for root bound to 127.0.0.1 (port 0 picks a free one)."""
+    handler = functools.partial(SiteHandler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    server.quiet = quiet
+    server.daemon_threads = True
+    return server

@@ -1,0 +1,197 @@
+"""The built site: every page, the seeds' numbers, MathML, claim links, and failing builds."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+
+from sitebuild.errors import BuildError
+from sitebuild.site import TEMPLATES, build
+
+from tests.pagetext import PAGES, parse, squeezed
+
+
+def read(site: Path, page: str) -> str:
+    return (site / page).read_text(encoding="utf-8")
+
+
+def test_every_page_exists(built_site):
+    for page in PAGES:
+        assert (built_site / page).is_file(), page
+    assert (built_site / "static" / "style.css").is_file()
+
+
+# The numbers exactly as the seeds print them (three decimals, or whole numbers).
+SEED_ROLES = ["[1, 0]", "[0, 1]", "[1, 1]", "[1, 2]", "[0, 2]"]
+SEED_MIXTURE_TABLE = ["0.284", "0.140", "0.576", "[0.284, 0.000]", "[0.000, 0.280]",
+                      "[0.576, 1.152]", "[0.860, 1.432]", "1.414", "0.707", "2.121"]
+SEED_MIXTURE_MATH = ["qk1𝖳=2", "qk2𝖳=1", "qk3𝖳=3", "1·1+1·2=3", "dk=2",
+                     "[1.414,0.707,2.121]", "a≈[0.284,0.140,0.576]",
+                     "o≈0.284[1,0]+0.140[0,2]+0.576[1,2]", "[0.860,1.432]"]
+SEED_ROLES_MATH = ["1·1+1·0=1", "1·1+1·1=2", "[1,2]", "n=m=3"]
+
+
+def test_chapter_one_shows_the_seed_numbers(built_site):
+    html = read(built_site, "roles/index.html")
+    fig = html[html.index('id="fig-001"'):html.index("</figure>", html.index('id="fig-001"'))]
+    rows = re.findall(r"<tr><th scope=\"row\">(\w+)<span[^>]*>row (\d)</span></th>(.*?)</tr>", fig)
+    cells = {t: re.findall(r'<td class="num">([^<]+)</td>', rest) for t, _, rest in rows}
+    assert cells == {
+        "grid": ["[1, 0]", "[1, 0]", "[1, 1]", "[1, 0]"],
+        "load": ["[0, 1]", "[0, 1]", "[0, 1]", "[0, 2]"],
+        "rises": ["[1, 1]", "[1, 1]", "[1, 2]", "[1, 2]"],
+    }
+    text = squeezed(html)
+    for snippet in SEED_ROLES_MATH:
+        assert snippet in text, snippet
+
+
+def test_chapter_two_shows_the_seed_numbers(built_site):
+    html = read(built_site, "mixture/index.html")
+    text = "".join(parse(html).parts)
+    for number in SEED_MIXTURE_TABLE:
+        assert number in text, number
+    squeezed_text = squeezed(html)
+    for snippet in SEED_MIXTURE_MATH:
+        assert snippet in squeezed_text, snippet
+    assert "Sum of contributions" in text and "Query: rises" in text
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_no_unrendered_source_remains(built_site, page):
+    html = read(built_site, page)
+    for marker in ("{{", "}}", "{%", "%}", "{#"):
+        assert marker not in html, marker
+    text = "".join(parse(html).parts)
+    assert "$" not in text
+    assert "\\" not in text, "LaTeX left outside MathML"
+
+
+@pytest.mark.parametrize("page", ["roles/index.html", "mixture/index.html"])
+def test_every_equation_is_mathml(built_site, page):
+    html = read(built_site, page)
+    blocks = re.findall(r'<div class="equation">(.*?)</div>', html, re.S)
+    assert len(blocks) >= 4
+    for block in blocks:
+        assert block.startswith('<math display="block">') and block.endswith("</math>")
+        assert "mathvariant=\"sans-serif\"" not in block and "mathspace" not in block
+
+
+def test_chapters_have_the_expected_equations(built_site):
+    roles, mixture = read(built_site, "roles/index.html"), read(built_site, "mixture/index.html")
+    assert roles.count("&#x23DF;") + roles.count("\u23df") == 6  # six underbraces
+    assert "<mi>softmax</mi>" in mixture and "<msqrt>" in mixture and "<mfrac>" in mixture
+    assert "<munderover><mo>&#x02211;</mo>" in mixture or "<munderover><mo>∑</mo>" in mixture
+
+
+def test_every_internal_link_and_anchor_resolves(built_site):
+    pages = {p: parse(read(built_site, p)) for p in PAGES}
+    for page, parsed in pages.items():
+        for href in parsed.links:
+            if urlsplit(href).scheme:
+                continue
+            target = urlsplit(urljoin(f"http://site/{page}", href))
+            path = target.path.lstrip("/")
+            path = path + "index.html" if path.endswith("/") or path == "" else path
+            assert (built_site / path).is_file(), f"{page}: {href}"
+            if target.fragment and path in pages:
+                assert target.fragment in pages[path].ids, f"{page}: {href}"
+
+
+def test_claims_page_links_back_to_every_citation(built_site):
+    claims = read(built_site, "claims/index.html")
+    for claim in ["CL-001", "CL-002", "CL-003", "CL-004", "CL-005", "CL-006", "CL-008",
+                  "CL-018", "CL-020", "CL-022", "CL-025"]:
+        assert f'id="{claim}"' in claims
+    roles = read(built_site, "roles/index.html")
+    # CL-003 is cited twice in chapter 1: both places are listed under it.
+    cl3 = claims[claims.index('id="CL-003"'):claims.index('id="CL-004"')]
+    anchors = re.findall(r'href="\.\./roles/#(cite-\d+)"', cl3)
+    assert len(anchors) == 2
+    for anchor in anchors:
+        assert f'id="{anchor}"' in roles
+    assert "One state, three roles › Compare with keys; carry values" in cl3
+    assert "Vaswani" in claims and "arXiv:1706.03762" in claims
+
+
+# ---- builds that must fail, with file and line, leaving the previous site alone ----
+
+@pytest.fixture
+def templates(tmp_path) -> Path:
+    """A private copy of the templates to break."""
+    copy = tmp_path / "templates"
+    shutil.copytree(TEMPLATES, copy)
+    return copy
+
+
+def insert_line(path: Path, after: str, line: str) -> int:
+    """Insert a line after the first line containing `after`; return its 1-based number."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    i = next(n for n, text in enumerate(lines) if after in text) + 1
+    lines.insert(i, line)
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return i + 1
+
+
+@pytest.mark.parametrize(
+    "chapter, line, words",
+    [
+        ("mixture.md", "The weights are about 0.284 here.", "the number 0.284 is typed"),
+        ("mixture.md", "Scores: $[1.414, 0.707]$.", "the number 1.414 is typed"),
+        ("roles.md", "The key is $[1,2]$.", "the number 1 is typed"),
+        ("roles.md", "See {{ cite(\"CL-999\") }}.", "unknown claim ID 'CL-999'"),
+        ("mixture.md", "{{ figure(\"FIG-404\") }}", "unknown figure ID 'FIG-404'"),
+        ("roles.md", "{% if %}", "template syntax error"),
+        ("roles.md", "{{ no_such_value.text }}", "'no_such_value' is undefined"),
+    ],
+)
+def test_bad_source_fails_with_file_and_line(templates, tmp_path, chapter, line, words):
+    path = templates / "chapters" / chapter
+    n = insert_line(path, "## ", line)
+    with pytest.raises(BuildError) as err:
+        build(tmp_path / "site", templates)
+    assert Path(err.value.file).name == chapter
+    assert err.value.line == n
+    assert f"{chapter}:{n}: " in str(err.value)
+    assert words in str(err.value)
+
+
+def test_uncited_claim_fails_at_its_ledger_line(templates, tmp_path):
+    ledger = templates / "claims.toml"
+    text = ledger.read_text(encoding="utf-8")
+    ledger.write_text(text + '\n[claims.CL-777]\nkind = "toy"\nstatement = "Nobody cites me."\n')
+    line = text.count("\n") + 2
+    with pytest.raises(BuildError, match=rf"claims.toml:{line}: CL-777 is cited by no page"):
+        build(tmp_path / "site", templates)
+
+
+def test_malformed_ledger_fails_with_line(templates, tmp_path):
+    ledger = templates / "claims.toml"
+    ledger.write_text(ledger.read_text(encoding="utf-8").replace('kind = "toy"', 'kind = toy', 1))
+    with pytest.raises(BuildError, match=r"claims.toml:\d+: malformed claims ledger"):
+        build(tmp_path / "site", templates)
+
+
+def test_failed_build_leaves_the_previous_site_untouched(templates, tmp_path):
+    out = tmp_path / "site"
+    build(out, templates)
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    insert_line(templates / "chapters" / "roles.md", "## ", "{{ figure(\"FIG-404\") }}")
+    with pytest.raises(BuildError):
+        build(out, templates)
+    after = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site", "templates"]
+
+
+def test_successful_rebuild_replaces_the_site(templates, tmp_path):
+    out = tmp_path / "site"
+    build(out, templates)
+    (out / "stale.html").write_text("old")
+    build(out, templates)
+    assert not (out / "stale.html").exists()
+    assert (out / "mixture" / "index.html").is_file()
