@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import toy
+from . import lab, toy
 from .numbers import exact, shown
 
-__all__ = ["fig_001", "fig_002", "toy_context", "worked_dot", "worked_product"]
+__all__ = ["fig_001", "fig_002", "fig_003", "toy_context", "worked_dot", "worked_product"]
 
 
 def _query_index(query: str) -> int:
@@ -83,6 +83,15 @@ def fig_002(query: str = "rises") -> dict:
     }
 
 
+def fig_003(**state) -> dict:
+    """Return FIG-003, the lab, for a state (see lab.view), with its input ranges.
+
+    >>> fig_003(query=["0", "0"])["output"]["text"]
+    '[0.667, 1.333]'
+    """
+    return {**lab.view(**state), "limits": lab.limits()}
+
+
 def worked_dot(a, b) -> dict:
     """Return the terms of a dot product and its value, for writing it out by hand.
 
@@ -113,7 +122,7 @@ def toy_context() -> dict:
     lists of shown rows), ``"n", "m", "d_k", "d_v"`` (shown whole numbers),
     ``"rises_key_work"`` (worked_product of the last row by W_K),
     ``"score_work"`` (worked_dot of the last query with each key),
-    ``"fig_002"`` (the default FIG-002 data)}.
+    ``"fig_002"`` (the default FIG-002 data), ``"zero"`` (the lab's view of the zero query), ``"neutral_t"`` (the temperature of the original formula)}.
 
     >>> ctx = toy_context()
     >>> ctx["d_k"]["text"], [s["result"] for s in ctx["score_work"]]
@@ -134,4 +143,6 @@ def toy_context() -> dict:
         "rises_key_work": worked_product(toy.X[last], toy.W_K),
         "score_work": [worked_dot(r["Q"][last], k) for k in r["K"]],
         "fig_002": fig_002(toy.TOKENS[last]),
+        "zero": lab.view(query=["0", "0"]),
+        "neutral_t": shown(lab.NEUTRAL_T, whole=True),
     }

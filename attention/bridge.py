@@ -1,0 +1,127 @@
+"""The browser's one entry point: a JSON request in, a JSON answer out, never an exception.
+
+The page sends ``{"figure": ..., ...state}``; the answer is either
+``{"ok": true, "figure": ..., "data": {...}}`` or
+``{"ok": false, "errors": [{"field": str | None, "message": str}]}``.
+No NaN or infinity ever appears in an answer.
+
+>>> import json
+>>> answer = json.loads(handle_json('{"figure": "fig-002", "query": "grid"}'))
+>>> [row["weight"]["text"] for row in answer["data"]["rows"]]
+['0.401', '0.198', '0.401']
+>>> json.loads(handle_json('{"figure": "lab", "temperature": "0"}'))["errors"][0]["field"]
+'temperature'
+"""
+
+from __future__ import annotations
+
+import json
+
+from . import figures, lab
+
+__all__ = ["MAX_REQUEST", "handle", "handle_json"]
+
+MAX_REQUEST = 20_000  # characters; a real request is a few hundred
+MAX_DEPTH = 20  # nesting levels; a real request has three, and deep JSON exhausts Pyodide's stack
+
+
+class RequestError(ValueError):
+    """A request the bridge cannot serve; ``field`` names the part at fault."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
+
+
+def _fig_002(request: dict) -> dict:
+    """Answer FIG-002 for a query token."""
+    query = request.get("query", "rises")
+    if not isinstance(query, str):
+        raise RequestError("The query must be a token name.", "query")
+    return figures.fig_002(query)
+
+
+def _lab(request: dict) -> dict:
+    """Answer the lab for the reader's query, switches and temperature."""
+    return lab.view(
+        query=request.get("query", ["1", "1"]),
+        mask=request.get("mask"),
+        temperature=request.get("temperature", "1"),
+        move=request.get("move"),
+        pad=request.get("pad"),
+        slider=request.get("slider"),
+    )
+
+
+FIGURES = {
+    "fig-002": (_fig_002, {"query"}),
+    "lab": (_lab, {"query", "mask", "temperature", "move", "pad", "slider"}),
+}
+
+
+def handle(request) -> dict:
+    """Answer one decoded request; raise RequestError or LabInputError on bad input."""
+    if not isinstance(request, dict):
+        raise RequestError("A request must be a JSON object.")
+    name = request.get("figure")
+    if not isinstance(name, str) or name not in FIGURES:
+        raise RequestError(f"Unknown figure; expected one of {', '.join(FIGURES)}.", "figure")
+    builder, fields = FIGURES[name]
+    unknown = sorted(set(request) - fields - {"figure"}, key=str)
+    if unknown:
+        raise RequestError(f"Unknown field {str(unknown[0])[:40]!r} for {name}.", str(unknown[0])[:40])
+    return {"ok": True, "figure": name, "data": builder(request)}
+
+
+def _depth(text: str) -> int:
+    """Return how deeply brackets nest in JSON text, not counting brackets inside strings.
+
+    >>> _depth('{"a": [1, "[[["]}')
+    2
+    """
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (ch == "\\", ch != '"')
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _reject_constant(name: str):
+    """Refuse NaN and Infinity in incoming JSON."""
+    raise RequestError(f"{name} is not allowed in a request.")
+
+
+def _errors(problems) -> str:
+    """Encode a list of (field, message) pairs as an error answer."""
+    return json.dumps({"ok": False, "errors": [{"field": f, "message": m} for f, m in problems]})
+
+
+def handle_json(text) -> str:
+    """Answer a JSON request with a JSON answer; every failure becomes a structured error."""
+    try:
+        if not isinstance(text, str):
+            raise RequestError("A request must be JSON text.")
+        if len(text) > MAX_REQUEST:
+            raise RequestError(f"A request must be at most {MAX_REQUEST} characters.")
+        if _depth(text) > MAX_DEPTH:
+            raise RequestError(f"A request may nest at most {MAX_DEPTH} levels deep.")
+        answer = handle(json.loads(text, parse_constant=_reject_constant))
+        return json.dumps(answer, allow_nan=False)
+    except lab.LabInputError as exc:
+        return _errors(exc.problems)
+    except RequestError as exc:
+        return _errors([(exc.field, str(exc))])
+    except json.JSONDecodeError:
+        return _errors([(None, "A request must be valid JSON.")])
+    except ValueError as exc:  # a core check, e.g. an unknown token or overflow
+        return _errors([(None, str(exc))])
+    except Exception as exc:  # noqa: BLE001 (nothing may escape to the page)
+        return _errors([(None, f"Internal error: {type(exc).__name__}: {exc}"[:300])])

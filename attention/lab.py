@@ -1,0 +1,257 @@
+"""The lab's figure: one query over the toy's keys, with masks and a temperature.
+
+``view()`` takes what a reader typed or dragged, checks it, and returns the full
+working table and the geometry of the value plot and the query pad as plain,
+JSON-safe data. Bad input raises ``LabInputError`` naming the field at fault.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import toy
+from .numbers import fixed, shown
+
+__all__ = ["LabInputError", "QUERY_LIMIT", "PAD_LIMIT", "T_RANGE", "T_SLIDER", "limits", "view"]
+
+QUERY_LIMIT = 1000.0  # each query coordinate stays within ±QUERY_LIMIT
+PAD_LIMIT = 3.0  # the pad shows queries within ±PAD_LIMIT
+T_RANGE = (0.01, 100.0)  # what the temperature field accepts
+T_SLIDER = (0.05, 20.0, 1000)  # the slider: lowest T, highest T, steps on a log scale
+PAD_STEP = 0.1  # how far one arrow-key press moves the query
+NEUTRAL_T = 1.0  # dividing by it changes nothing: the original formula
+MOVES = {"left": (-1, 0), "right": (1, 0), "up": (0, 1), "down": (0, -1)}
+
+
+class LabInputError(ValueError):
+    """Input the lab cannot use; ``problems`` lists (field, message) for each bad field."""
+
+    def __init__(self, field: str, message: str, problems=None):
+        super().__init__(message)
+        self.field = field
+        self.problems = problems or [(field, message)]
+
+    @classmethod
+    def combine(cls, errors: list[LabInputError]) -> LabInputError:
+        """Merge several fields' errors into one, keeping every message."""
+        return cls(errors[0].field, errors[0].args[0], [p for e in errors for p in e.problems])
+
+
+def _attempt(errors: list, read, *args):
+    """Call read(*args); on LabInputError remember it and return None."""
+    try:
+        return read(*args)
+    except LabInputError as exc:
+        errors.append(exc)
+        return None
+
+
+def _plain(x: float) -> str:
+    """Write a range limit the short way, with a true minus sign: −1000, 0.01."""
+    return f"{x:g}".replace("-", "\u2212")
+
+
+def _number(text, field: str, low: float, high: float, what: str) -> float:
+    """Read one number typed by a reader, or raise a LabInputError that says what is wrong."""
+    raw = text.strip() if isinstance(text, str) else text
+    if raw == "" or raw is None:
+        raise LabInputError(field, "Enter a number.")
+    if isinstance(raw, bool):
+        raise LabInputError(field, f"{raw!r} is not a number.")
+    try:
+        x = float(raw)
+    except (TypeError, ValueError):
+        shown_text = str(raw)[:40]
+        raise LabInputError(field, f"“{shown_text}” is not a number.") from None
+    if math.isnan(x):
+        raise LabInputError(field, "NaN is not a number you can compute with.")
+    if not low <= x <= high:
+        raise LabInputError(field, f"{str(raw)[:40]} is out of range: keep {what} between "
+                                   f"{_plain(low)} and {_plain(high)}.")
+    return x
+
+
+def _temperature(text) -> float:
+    """Read the temperature, explaining why 0 and negative values cannot work."""
+    try:
+        t = float(text.strip() if isinstance(text, str) else text)
+    except (TypeError, ValueError):
+        t = None  # not a number at all: _number says so
+    if t == 0:
+        raise LabInputError("temperature", "T must be greater than 0: dividing the scores "
+                                           "by a temperature of 0 is undefined.")
+    if t is not None and t < 0:
+        raise LabInputError("temperature", "T must be greater than 0: a negative "
+                                           "temperature would turn the ranking upside down.")
+    return _number(text, "temperature", *T_RANGE, "T")
+
+
+def limits() -> dict:
+    """Return the lab's input ranges as text for labels and hints.
+
+    >>> limits()["query"], limits()["slider_steps"]
+    ('1000', 1000)
+    """
+    low, high, steps = T_SLIDER
+    return {"query": _plain(QUERY_LIMIT), "slider_low": _plain(low), "slider_high": _plain(high),
+            "slider_steps": steps, "t_low": _plain(T_RANGE[0]), "t_high": _plain(T_RANGE[1])}
+
+
+def slider_position(t: float) -> int:
+    """Return the slider step for a temperature (log scale, clamped to the slider's ends).
+
+    >>> slider_position(1.0), slider_position(0.05), slider_position(20)
+    (500, 0, 1000)
+    """
+    low, high, steps = T_SLIDER
+    frac = (math.log(t) - math.log(low)) / (math.log(high) - math.log(low))
+    return int(round(min(max(frac, 0.0), 1.0) * steps))
+
+
+def slider_temperature(step) -> float:
+    """Return the temperature at a slider step, rounded to three significant digits.
+
+    >>> slider_temperature(500), slider_temperature(0), slider_temperature(1000)
+    (1.0, 0.05, 20.0)
+    """
+    low, high, steps = T_SLIDER
+    step = _number(step, "temperature", 0, steps, "the slider")
+    t = math.exp(math.log(low) + step / steps * (math.log(high) - math.log(low)))
+    return float(f"{t:.3g}")
+
+
+def _hull(points: np.ndarray) -> list[int]:
+    """Return the indices of the convex hull of 2-D points, counter-clockwise (monotone chain)."""
+    order = sorted(range(len(points)), key=lambda i: (points[i][0], points[i][1]))
+    if len(order) <= 2:
+        return order
+
+    def half(indices):
+        chain = []
+        for i in indices:
+            while len(chain) >= 2:
+                (ax, ay), (bx, by) = points[chain[-2]], points[chain[-1]]
+                cx, cy = points[i]
+                if (bx - ax) * (cy - ay) - (by - ay) * (cx - ax) > 0:
+                    break
+                chain.pop()
+            chain.append(i)
+        return chain
+
+    lower, upper = half(order), half(order[::-1])
+    return lower[:-1] + upper[:-1]
+
+
+def _query(query, move, pad) -> np.ndarray:
+    """Resolve the query from the fields, a pad position or an arrow-key move."""
+    if pad is not None:
+        if not isinstance(pad, (list, tuple)) or len(pad) != 2:
+            raise LabInputError("pad", "The pad position must be two numbers.")
+        xy = [_number(v, "pad", -1e6, 1e6, "the pad position") for v in pad]
+        return np.clip(np.round(xy, 2), -PAD_LIMIT, PAD_LIMIT)  # (d_k,)
+    if not isinstance(query, (list, tuple)) or len(query) != 2:
+        raise LabInputError("query", "The query needs exactly two coordinates.")
+    errors: list[LabInputError] = []
+    coords = [_attempt(errors, _number, v, f"q{i + 1}", -QUERY_LIMIT, QUERY_LIMIT,
+                       "each coordinate") for i, v in enumerate(query)]
+    if errors:
+        raise LabInputError.combine(errors)
+    q = np.array(coords)  # (d_k,)
+    if move is not None:
+        if move not in MOVES:
+            raise LabInputError("pad", f"Unknown move {str(move)[:20]!r}.")
+        q = np.clip(np.round(q + PAD_STEP * np.array(MOVES[move]), 2), -PAD_LIMIT, PAD_LIMIT)
+    return q
+
+
+def _mask(mask) -> list[bool]:
+    """Check the allowed/blocked switches: one boolean per key, at least one allowed."""
+    m = len(toy.TOKENS)
+    if mask is None:
+        return [True] * m
+    if not isinstance(mask, (list, tuple)) or len(mask) != m or \
+            not all(isinstance(b, bool) for b in mask):
+        raise LabInputError("mask", f"The mask needs {m} switches, each allowed or blocked.")
+    if not any(mask):
+        raise LabInputError("mask", "No key is allowed: nothing to mix. Allow at least one key.")
+    return list(mask)
+
+
+def view(query=("1", "1"), mask=None, temperature="1", move=None, pad=None, slider=None) -> dict:
+    """Return the lab's full state and working, or raise LabInputError for bad input.
+
+    Schema: ``{"query": shown, "fields": [str, str], "mask": [bool],
+    "temperature": shown, "slider": int,
+    "d_k", "rows": [{"token", "index", "allowed", "key", "score", "scaled",
+    "tempered", "shifted", "exp", "weight", "value"}], "output": shown,
+    "trace": {stage: nested lists}, "plot": {...}, "pad": {...}}``.
+
+    >>> v = view(["0", "0"])
+    >>> [r["weight"]["text"] for r in v["rows"]], v["output"]["text"]
+    (['0.333', '0.333', '0.333'], '[0.667, 1.333]')
+    >>> view(["1", "1"], mask=[False, False, False])
+    Traceback (most recent call last):
+    attention.lab.LabInputError: No key is allowed: nothing to mix. Allow at least one key.
+    """
+    errors: list[LabInputError] = []
+    if slider is not None:
+        t = _attempt(errors, slider_temperature, slider)
+    else:
+        t = _attempt(errors, _temperature, temperature)
+    q = _attempt(errors, _query, query, move, pad)  # (d_k,)
+    allowed = _attempt(errors, _mask, mask)
+    if errors:
+        raise LabInputError.combine(errors)
+    r = toy.roles()
+    tr = toy.trace(q.tolist(), mask=allowed, temperature=t)
+    rows = []
+    for j, token in enumerate(toy.TOKENS):
+        on = allowed[j]
+        rows.append({
+            "token": token, "index": j, "allowed": on,
+            "key": shown(r["K"][j], whole=True),
+            "value": shown(r["V"][j], whole=True),
+            "score": shown(tr.scores[0, j]),
+            "scaled": shown(tr.scaled[0, j]),
+            "tempered": shown(tr.tempered[0, j]),
+            "shifted": shown(tr.shifted[0, j]) if on else {"value": None, "text": "−∞"},
+            "exp": shown(tr.exp[0, j]),
+            "weight": shown(tr.weights[0, j]),
+        })
+    return {
+        "query": shown(q), "mask": allowed, "temperature": {"value": t, "text": f"{t:g}"},
+        "slider": slider_position(t), "d_k": tr.d_k, "rows": rows, "output": shown(tr.output[0]),
+        "trace": {name: getattr(tr, name).tolist() for name in
+                  ("scores", "scaled", "tempered", "shifted", "exp", "weights", "output")},
+        "plot": _plot(r["V"], allowed, tr.output[0]),
+        "fields": [f"{x:g}" for x in q],
+        "pad": {"viewbox": _box(-PAD_LIMIT, -PAD_LIMIT, PAD_LIMIT, PAD_LIMIT, 0.3),
+                "x": float(np.clip(q[0], -PAD_LIMIT, PAD_LIMIT)),
+                "y": float(np.clip(q[1], -PAD_LIMIT, PAD_LIMIT)),
+                "off_pad": bool(np.abs(q).max() > PAD_LIMIT), "limit": PAD_LIMIT,
+                "ticks": list(range(-int(PAD_LIMIT), int(PAD_LIMIT) + 1)),
+                "key_points": [{"token": t_, "x": float(k[0]), "y": float(k[1])}
+                         for t_, k in zip(toy.TOKENS, r["K"])]},
+    }
+
+
+def _box(x0: float, y0: float, x1: float, y1: float, margin: float) -> str:
+    """Return an SVG viewBox for a y-up region drawn inside a ``scale(1,-1)`` group."""
+    return f"{x0 - margin:g} {-(y1 + margin):g} {x1 - x0 + 2 * margin:g} {y1 - y0 + 2 * margin:g}"
+
+
+def _plot(V: np.ndarray, allowed: list[bool], output: np.ndarray) -> dict:
+    """Return the value plot's geometry in value coordinates: points, hull and output."""
+    idx = [j for j, on in enumerate(allowed) if on]
+    hull = [idx[i] for i in _hull(V[idx])]  # indices into V, counter-clockwise
+    low, high = V.min(axis=0), V.max(axis=0)  # (d_v,) each
+    return {
+        "viewbox": _box(low[0], low[1], high[0], high[1], 0.5),
+        "value_points": [{"token": t, "x": float(v[0]), "y": float(v[1]), "allowed": a}
+                   for t, v, a in zip(toy.TOKENS, V, allowed)],
+        "hull": " ".join(f"{V[j][0]:g},{V[j][1]:g}" for j in hull),
+        "output": {"x": float(output[0]), "y": float(output[1]),
+                   "text": f"[{fixed(output[0])}, {fixed(output[1])}]"},
+    }

@@ -1,0 +1,108 @@
+"""The lab's view: every bad input gets a message for its field; good input the full working."""
+
+import math
+
+import numpy as np
+import pytest
+
+from attention import lab, toy
+
+
+def test_default_view_is_rises_with_every_stage():
+    v = lab.view()
+    assert v["fields"] == ["1", "1"] and v["mask"] == [True, True, True]
+    r2 = math.sqrt(2)
+    scaled = [2 / r2, 1 / r2, 3 / r2]
+    e = [math.exp(s - max(scaled)) for s in scaled]  # the stable recipe by hand
+    for row, s, ex in zip(v["rows"], scaled, e):
+        assert row["scaled"]["value"] == pytest.approx(s, abs=1e-15)
+        assert row["tempered"]["value"] == pytest.approx(s, abs=1e-15)
+        assert row["shifted"]["value"] == pytest.approx(s - max(scaled), abs=1e-15)
+        assert row["exp"]["value"] == pytest.approx(ex, abs=1e-15)
+        assert row["weight"]["value"] == pytest.approx(ex / sum(e), abs=1e-15)
+    assert v["output"]["text"] == "[0.860, 1.432]"
+
+
+def test_zero_query_is_uniform_and_gives_the_mean_of_the_values():
+    v = lab.view(["0", "0"])
+    assert [r["weight"]["text"] for r in v["rows"]] == ["0.333", "0.333", "0.333"]
+    assert v["output"]["text"] == "[0.667, 1.333]"  # ([1,0] + [0,2] + [1,2]) / 3
+
+
+def test_blocking_a_key_gives_it_minus_infinity_and_zero_weight():
+    v = lab.view(["1", "1"], mask=[False, True, True])
+    grid = v["rows"][0]
+    assert grid["shifted"]["text"] == "−∞" and grid["shifted"]["value"] is None
+    assert grid["exp"]["value"] == 0.0 and grid["weight"]["value"] == 0.0
+    # Two keys left, scaled scores 1/√2 and 3/√2: weights 1/(1+e^√2) and e^√2/(1+e^√2).
+    high = math.exp(math.sqrt(2)) / (1 + math.exp(math.sqrt(2)))
+    assert v["rows"][2]["weight"]["value"] == pytest.approx(high, abs=1e-15)
+    assert v["plot"]["hull"] == "0,2 1,2"  # a segment between the two allowed values
+
+
+def test_temperature_flattens_and_sharpens():
+    hot = lab.view(["1", "1"], temperature="100")
+    cold = lab.view(["1", "1"], temperature="0.01")
+    assert max(r["weight"]["value"] for r in hot["rows"]) < 0.35
+    assert cold["rows"][2]["weight"]["text"] == "1.000"
+
+
+@pytest.mark.parametrize(
+    "kwargs, field, words",
+    [
+        ({"query": ["", "1"]}, "q1", "Enter a number."),
+        ({"query": ["1", "abc"]}, "q2", "“abc” is not a number."),
+        ({"query": ["NaN", "1"]}, "q1", "NaN is not a number you can compute with."),
+        ({"query": ["Infinity", "1"]}, "q1", "Infinity is out of range: keep each coordinate between −1000 and 1000."),
+        ({"query": ["1", "1e308"]}, "q2", "1e308 is out of range"),
+        ({"temperature": "0"}, "temperature", "T must be greater than 0: dividing the scores by a temperature of 0 is undefined."),
+        ({"temperature": "-2"}, "temperature", "T must be greater than 0"),
+        ({"temperature": "1e9"}, "temperature", "keep T between 0.01 and 100"),
+        ({"temperature": "nan"}, "temperature", "NaN is not a number"),
+        ({"mask": [False, False, False]}, "mask", "No key is allowed: nothing to mix."),
+        ({"mask": [True, "yes", True]}, "mask", "The mask needs 3 switches"),
+        ({"query": ["1"]}, "query", "exactly two coordinates"),
+        ({"move": "sideways"}, "pad", "Unknown move"),
+        ({"pad": ["a", 1]}, "pad", "“a” is not a number."),
+        ({"slider": 5000}, "temperature", "keep the slider between 0 and 1000"),
+    ],
+)
+def test_each_bad_input_names_its_field(kwargs, field, words):
+    with pytest.raises(lab.LabInputError) as err:
+        lab.view(**kwargs)
+    fields = [f for f, _ in err.value.problems]
+    messages = " ".join(m for _, m in err.value.problems)
+    assert field in fields and words in messages
+
+
+def test_several_bad_fields_are_all_reported():
+    with pytest.raises(lab.LabInputError) as err:
+        lab.view(["x", "y"], temperature="0", mask=[False] * 3)
+    assert [f for f, _ in err.value.problems] == ["temperature", "q1", "q2", "mask"]
+
+
+def test_pad_and_moves_stay_on_the_pad_and_round_to_hundredths():
+    assert lab.view(pad=[0.123456, -9])["fields"] == ["0.12", "-3"]
+    assert lab.view(["1", "1"], move="up")["fields"] == ["1", "1.1"]
+    assert lab.view(["-3", "0"], move="left")["fields"] == ["-3", "0"]
+    far = lab.view(["500", "0"])
+    assert far["pad"]["off_pad"] and far["pad"]["x"] == lab.PAD_LIMIT
+
+
+def test_slider_is_log_scaled_and_round_trips():
+    low, high, steps = lab.T_SLIDER
+    assert lab.slider_temperature(0) == low and lab.slider_temperature(steps) == high
+    mid = math.sqrt(low * high)  # the geometric middle sits halfway along the slider
+    assert lab.slider_temperature(steps // 2) == pytest.approx(mid, rel=1e-2)
+    for t in (0.05, 0.3, 1.0, 4.2, 20.0):
+        assert lab.slider_temperature(lab.slider_position(t)) == pytest.approx(t, rel=0.01)
+    assert lab.view(slider=steps // 2)["temperature"]["value"] == pytest.approx(mid, rel=1e-2)
+
+
+def test_hull_of_the_values_and_output_inside_it():
+    v = lab.view(["0.3", "-2"])
+    points = {tuple(map(float, p.split(","))) for p in v["plot"]["hull"].split()}
+    assert points == {tuple(row) for row in toy.roles()["V"].tolist()}
+    out = np.array([v["plot"]["output"]["x"], v["plot"]["output"]["y"]])
+    V = toy.roles()["V"]
+    assert (out >= V.min(axis=0)).all() and (out <= V.max(axis=0)).all()
