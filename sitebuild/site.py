@@ -12,14 +12,17 @@ from markupsafe import Markup
 
 from attention import figures
 
+from . import runtime, wheel
 from .claims import Ledger, check_all_cited, load_ledger
 from .errors import BuildError
 from .render import Page, PageRenderer, Rendered, make_env, read_front_matter
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
-CHAPTERS = ("roles", "mixture")  # reading order; each is templates/chapters/<slug>.md
-FIGURES = {"FIG-001": figures.fig_001, "FIG-002": figures.fig_002}
+CHAPTERS = ("roles", "mixture", "lab")  # reading order; each is templates/chapters/<slug>.md
+CDN = f"https://cdn.jsdelivr.net/pyodide/v{runtime.PYODIDE_VERSION}/full/"
+RUNTIME_DIR = f"runtime/{runtime.PYODIDE_VERSION}/"  # versioned, so hosts may cache it for a year
+FIGURES = {"FIG-001": figures.fig_001, "FIG-002": figures.fig_002, "FIG-003": figures.fig_003}
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,8 @@ class Inputs:
     claims_page: Page
     ledger: Ledger
     toy: dict
+    runtime_files: tuple[Path, ...]  # verified Pyodide files to copy; empty when using the CDN
+    wheel: Path  # the attention package's wheel, for the browser
 
 
 def _chapter(slug: str, source: Path) -> Page:
@@ -42,8 +47,19 @@ def _chapter(slug: str, source: Path) -> Page:
     return Page(slug, meta["title"], meta["lede"], source, meta.get("nav_title", ""))
 
 
-def gather(templates: Path = TEMPLATES) -> Inputs:
-    """Read the ledger, the chapters' front matter and the core's numbers."""
+def _runtime_files(cdn: bool) -> tuple[Path, ...]:
+    """Return the verified runtime files to ship, fetching them once into the cache."""
+    if cdn:
+        return ()
+    try:
+        folder = runtime.ensure_runtime(log=lambda line: print(line, flush=True))
+    except runtime.RuntimeFetchError as exc:
+        raise BuildError(f"cannot get the Python runtime: {exc}") from None
+    return tuple(folder / name for name in runtime.FILES)
+
+
+def gather(templates: Path = TEMPLATES, cdn: bool = False) -> Inputs:
+    """Read the ledger, the chapters' front matter, the core's numbers and the runtime."""
     chapters = tuple(_chapter(s, templates / "chapters" / f"{s}.md") for s in CHAPTERS)
     claims = Page("claims", "Claims & sources", "Every claim the chapters make: what kind of "
                   "claim it is, where it comes from, and where it is cited.", None)
@@ -53,7 +69,19 @@ def gather(templates: Path = TEMPLATES) -> Inputs:
         claims_page=claims,
         ledger=load_ledger(templates / "claims.toml"),
         toy=figures.toy_context(),
+        runtime_files=_runtime_files(cdn),
+        wheel=wheel.ensure_wheel(),
     )
+
+
+def _runtime_attributes(inputs: Inputs, root: str) -> dict[str, str]:
+    """Return the body data attributes that tell runtime.js where everything is."""
+    index = root + RUNTIME_DIR if inputs.runtime_files else CDN
+    return {
+        "runtime-index": index,
+        "runtime-wheel": f"{root}py/{wheel.source_hash()}/{inputs.wheel.name}",
+        "worker": f"{root}static/js/worker.js",
+    }
 
 
 def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
@@ -83,19 +111,25 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
             number=i or None,
             prev=nav[i - 1] if i else None,
             next=nav[i + 1] if i is not None and i + 1 < len(nav) else None,
-            scripts=[],
+            scripts=["js/page.js"] if 'data-widget="' in r.body else [],
+            runtime=_runtime_attributes(inputs, r.page.root),
             asset=lambda name: f"static/{name}",
         )
     return out
 
 
-def write_site(pages: dict[str, str], out: Path, templates: Path = TEMPLATES) -> None:
-    """Write pages and static files to a fresh folder beside out, then swap it into place."""
+def write_site(pages: dict[str, str], inputs: Inputs, out: Path,
+               templates: Path = TEMPLATES) -> None:
+    """Write pages, static files and the runtime to a fresh folder, then swap it into place."""
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:
         shutil.copytree(templates / "static", tmp / "static")
+        if inputs.runtime_files:
+            runtime.install_runtime(tmp / RUNTIME_DIR)
+        (tmp / "py" / wheel.source_hash()).mkdir(parents=True)
+        shutil.copy2(inputs.wheel, tmp / "py" / wheel.source_hash() / inputs.wheel.name)
         for rel, html in pages.items():
             target = tmp / rel
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -116,8 +150,9 @@ def _swap(new: Path, out: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def build(out: Path, templates: Path = TEMPLATES) -> dict[str, str]:
+def build(out: Path, templates: Path = TEMPLATES, cdn: bool = False) -> dict[str, str]:
     """Build the site into out; on any error out is left exactly as it was."""
-    pages = render_site(gather(templates), templates)
-    write_site(pages, out, templates)
+    inputs = gather(templates, cdn)
+    pages = render_site(inputs, templates)
+    write_site(pages, inputs, out, templates)
     return pages

@@ -1,0 +1,51 @@
+"""Build the attention package's pure-Python wheel with pip, cached by a hash of its sources."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from .errors import BuildError
+from .runtime import cache_root
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def source_hash(root: Path = ROOT) -> str:
+    """Return a short hash of everything that goes into the wheel."""
+    h = hashlib.sha256()
+    for path in [root / "pyproject.toml", *sorted((root / "attention").glob("*.py"))]:
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def ensure_wheel(root: Path = ROOT, cache: Path | None = None) -> Path:
+    """Return the path of the package's wheel, building it with pip when its sources changed."""
+    folder = (cache or cache_root()) / "wheels" / source_hash(root)
+    found = sorted(folder.glob("attention-*-py3-none-any.whl")) if folder.is_dir() else []
+    if found:
+        return found[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "src"  # a clean copy, so no stale build/ folder leaks into the wheel
+        shutil.copytree(root / "attention", src / "attention",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        for name in ("pyproject.toml", "README.md"):
+            shutil.copy2(root / name, src / name)
+        result = subprocess.run(
+            [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+             "--quiet", "--wheel-dir", tmp, str(src)],
+            capture_output=True, text=True,
+        )
+        wheels = sorted(Path(tmp).glob("attention-*-py3-none-any.whl"))
+        if result.returncode != 0 or not wheels:
+            raise BuildError(f"could not build the attention wheel with pip:\n{result.stderr}",
+                             root / "pyproject.toml")
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / wheels[0].name
+        shutil.copy2(wheels[0], target.with_suffix(".part"))
+        target.with_suffix(".part").replace(target)
+    return target
