@@ -14,7 +14,7 @@ _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
 _DECIMAL = re.compile(r"(?<![§\d.\w:])\d+\.\d+(?!\.?\d)")
 _MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
 # Indices are notation, not arithmetic: k_1, \sum_{j=1}, and the 1 of \frac{1}{...}.
-_NOTATION = re.compile(r"_(?:\{[^{}]*\}|\d)|\\frac\{1\}")
+_NOTATION = re.compile(r"_(?:\{[^{}]*\}|\d)|\\[td]?frac\{1\}")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
