@@ -1,0 +1,310 @@
+"""The bench: four hand-set attention heads that read short sentences.
+
+Every word becomes 11 numbers (``FEATURES``): a bias, its word class, whether it
+names a person, and its position p as sin/cos waves at ``OMEGA1`` and ``OMEGA2``.
+Each head has W_Q and W_K (11 × 8) set by hand, not learned, so that at
+temperature 1 it shows one readable pattern on any sentence of up to 40 words.
+Every head's W_V is the 11 × 11 identity: a value is the word's own features.
+
+The margins are only as large as that needs, so on a short sentence the winner
+takes roughly 0.7 to 0.9 and the runners-up keep a visible share. The exception
+is the rows that fall back to the first word in coreference and verb-lookup,
+which are almost one-hot. A pronoun (or noun) late in a sentence must still find
+a noun (or verb) at its start, so the target's pull has to grow with the query's
+position: the sin1 and cos1 entries of that channel. Those entries are in every
+query. Coreference also has an animacy check that person and thing nouns cannot
+escape: scores are linear in the features, and the rows satisfy person noun −
+thing noun = she − it. The words that fall back to the first word have to
+outweigh all of that, which takes a large margin.
+
+A pronoun with no agreeing noun before it, and a noun with no verb before it,
+look at *themselves*, not at the first word. No head of this kind can send them
+to the first word: a key's score is (its word's part) + (its position's part),
+so in "the car and the book she" and "teacher and the doctor read she" the key
+at position 3 beats the key at position 0 by the same margin for ``she``, yet
+the first sentence needs position 0 to win and the second needs position 3.
+
+>>> words = tokenize("The engineer fixed the bridge before she left.")
+>>> words == list(DEFAULT_SENTENCE)
+True
+>>> int(weights(words, "coreference")[6].argmax())  # she -> engineer
+1
+>>> int(weights(words, "verb-lookup")[4].argmax())  # bridge -> fixed
+2
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import NamedTuple
+
+import numpy as np
+
+from .ops import Trace, attend, project
+
+__all__ = [
+    "CLASSES", "DEFAULT_SENTENCE", "D_K", "FEATURES", "HEADS", "Head", "LEXICON", "MAX_WORDS",
+    "OMEGA1", "OMEGA2", "Entry", "causal_mask", "encode", "tokenize", "trace", "weights",
+]
+
+FEATURES = (
+    "bias", "det", "noun", "verb", "pron", "other", "person", "sin1", "cos1", "sin2", "cos2",
+)
+CLASSES = ("determiner", "noun", "verb", "pronoun", "other")  # one-hot at FEATURES[1:6]
+OMEGA1 = 0.05  # slow wave: over 40 positions it moves less than 2 radians
+OMEGA2 = 1.75  # fast wave: never lines up with the slow one again before position 40
+MAX_WORDS = 40
+D_K = 8
+
+
+class Entry(NamedTuple):
+    """One lexicon entry: the word's class and whether it names a person (animacy)."""
+
+    word_class: str
+    person: bool
+
+
+_WORDS = {
+    "determiner": "the a an this that every some each another no",
+    "noun": "engineer teacher doctor farmer pilot artist student nurse baker writer lawyer "
+    "driver chef singer clerk book bridge report car letter grid house window door song "
+    "map road table engine picture garden machine",
+    "verb": "wrote fixed read saw built opened painted drove found sold sang carried left "
+    "liked cleaned checked signed moved lost cared",
+    # "they" is the singular they: a person, so it agrees like she and he.
+    "pronoun": "he she it they",
+    "other": "and because then with on when after before in but so near under while of to",
+}
+_PEOPLE = set(
+    "engineer teacher doctor farmer pilot artist student nurse baker writer lawyer driver "
+    "chef singer clerk he she they".split()
+)
+LEXICON = MappingProxyType(
+    {w: Entry(c, w in _PEOPLE) for c, ws in _WORDS.items() for w in ws.split()}
+)
+DEFAULT_SENTENCE = ("the", "engineer", "fixed", "the", "bridge", "before", "she", "left")
+
+_PUNCTUATION = str.maketrans("", "", ".,;:!?")
+
+
+def tokenize(text: str) -> list[str]:
+    """Split text into lowercase words, dropping . , ; : ! ? marks.
+
+    >>> tokenize("She read it; then, the END!")
+    ['she', 'read', 'it', 'then', 'the', 'end']
+    """
+    return [w for w in text.lower().translate(_PUNCTUATION).split() if w]
+
+
+def _checked(words) -> list[str]:
+    """Return the words lowercased, or raise if the sentence cannot be encoded."""
+    if isinstance(words, str):
+        raise ValueError("pass a list of words, not a string; tokenize(text) makes one")
+    words = [w.lower() if isinstance(w, str) else w for w in words]
+    if not words:
+        raise ValueError("the sentence is empty: it needs at least one word")
+    if len(words) > MAX_WORDS:
+        raise ValueError(f"a sentence may have at most {MAX_WORDS} words, got {len(words)}")
+    unknown = dict.fromkeys(repr(w) for w in words if not isinstance(w, str) or w not in LEXICON)
+    if unknown:
+        s = "s" if len(unknown) > 1 else ""
+        raise ValueError(f"unknown word{s}: {', '.join(unknown)} (not in LEXICON)")
+    return words
+
+
+def _positions(n: int) -> np.ndarray:
+    """Return the positional features of positions 0 .. n-1."""
+    p = np.arange(n, dtype=float)  # (n,)
+    waves = (np.sin(OMEGA1 * p), np.cos(OMEGA1 * p), np.sin(OMEGA2 * p), np.cos(OMEGA2 * p))
+    return np.stack(waves, axis=1)  # (n, 4)
+
+
+def encode(words) -> np.ndarray:
+    """Turn a list of lexicon words into their feature rows, one per word.
+
+    >>> encode(["she"])[0, :7].tolist()
+    [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0]
+    >>> encode(["the", "car"]).shape
+    (2, 11)
+    """
+    words = _checked(words)
+    kind = [LEXICON[w] for w in words]
+    one_hot = np.array([[e.word_class == c for c in CLASSES] for e in kind], dtype=float)  # (n, 5)
+    person = np.array([[e.person] for e in kind], dtype=float)  # (n, 1)
+    bias = np.ones((len(words), 1))  # (n, 1)
+    return np.hstack([bias, one_hot, person, _positions(len(words))])  # (n, 11)
+
+
+def causal_mask(n: int) -> np.ndarray:
+    """Return the (n, n) mask that lets each word see itself and the words before it.
+
+    >>> causal_mask(3).astype(int).tolist()
+    [[1, 0, 0], [1, 1, 0], [1, 1, 1]]
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n must be a whole number of words >= 1, got {n!r}")
+    return np.tril(np.ones((n, n), dtype=bool))  # (n, n)
+
+
+@dataclass(frozen=True, eq=False)
+class Head:
+    """One hand-set head: its weights and a plain-English account (arrays are read-only).
+
+    W_Q, W_K: (11, d_k)    W_V: (11, d_v)
+    """
+
+    name: str
+    W_Q: np.ndarray
+    W_K: np.ndarray
+    W_V: np.ndarray
+    behaviour: str
+    why: str
+
+    def __post_init__(self):
+        for value in (self.W_Q, self.W_K, self.W_V):
+            value.flags.writeable = False
+
+
+def _table(columns: dict[int, dict[str, float]], width: int = D_K) -> np.ndarray:
+    """Build an (11, width) matrix from {channel: {feature: value}}; the rest are 0."""
+    W = np.zeros((len(FEATURES), width))  # (11, width)
+    for channel, entries in columns.items():
+        for feature, value in entries.items():
+            W[FEATURES.index(feature), channel] = value
+    return W
+
+
+def _values() -> np.ndarray:
+    """Return W_V: the identity, so a value is the word's own 11 features (d_v = 11)."""
+    return np.eye(len(FEATURES))  # (11, 11)
+
+
+# Every head's scores are divided by sqrt(8) before the softmax; the margins below are
+# set so that each head's target keeps most of the weight on every sentence of up to
+# 40 words, yet on short sentences the runners-up keep a visible share.
+#
+# Recency key, shared by all four heads: 20 sin1 - 30 cos1 is -30 at the first word and
+# rises at every step up to position 39 (by 1.04 at the first step, 1.8 mid-sentence).
+_RECENT = {"sin1": 20, "cos1": -30}
+
+# previous-token: keys hold 10 x their fast waves; queries hold 0.7 x the same waves turned
+# back one step, rounded: -0.12 = 0.7 cos w2 and 0.69 = 0.7 sin w2. Channels 0-1 give
+# 7 cos(w2 (i - 1 - j)); channel 2 adds 2 x the key's recency.
+_PREV = (
+    {0: {"sin2": -0.12, "cos2": -0.69}, 1: {"sin2": 0.69, "cos2": -0.12}, 2: {"bias": 2}},
+    {0: {"sin2": 10}, 1: {"cos2": 10}, 2: _RECENT},
+)
+_SINK = ({0: {"bias": -4}}, {0: _RECENT})
+# A searching query (a pronoun here, a noun in verb-lookup) asks its target's channel with
+# 7.7 + 5 sin1 - 7.5 cos1; times the key's 10 that is 2.5 (recency(i) - recency(0)) + 2, the
+# most recency the words between target and query can gain, plus a margin of 2.
+_COREF = (
+    {0: {"person": 32, "pron": -16, "noun": -16},
+     1: {"sin1": 5, "cos1": -7.5, "pron": 7.7},
+     2: {"det": -250, "noun": -250, "verb": -250, "other": -250, "pron": 2.5}},
+    {0: {"person": 10}, 1: {"noun": 10}, 2: _RECENT},
+)
+_VERB = (
+    {0: {"sin1": 5, "cos1": -7.5, "noun": 7.7},
+     1: {"det": -80, "verb": -80, "pron": -80, "other": -80, "noun": 2.5}},
+    {0: {"verb": 10}, 1: _RECENT},
+)
+
+_SPECS = (
+    ("previous-token", _PREV,
+     "Every word looks at the word just before it.",
+     "Channels 0 and 1 compare fast waves. W_K copies each key's sin2 and cos2 rows into "
+     "channels 0 and 1 (times 10). W_Q fills the same channels from the query's sin2 and cos2 "
+     "rows with -0.12, -0.69, 0.69, -0.12: 0.7 times the query's wave turned back by one step "
+     "(cos 1.75 = -0.18, sin 1.75 = 0.98). Their product is 7 cos(1.75 (i - 1 - j)): 7 for the "
+     "word just before, only -1.2 for the word itself. About 5 and 8 words back the fast wave "
+     "nearly lines up again, so channel 2 adds a small recency nudge: W_K's sin1 and cos1 rows "
+     "give 20 sin1 - 30 cos1, which rises at every step, and every query asks it with 2 (bias "
+     "row). The word itself, one step more recent, keeps a visible share."),
+    ("sink", _SINK,
+     "Every word looks at the first word of the sentence.",
+     "One channel. W_K's sin1 and cos1 rows put 20 sin1 - 30 cos1 into channel 0: a recency "
+     "count that is -30 at the first word and rises at every step, to about +30 at word 40. "
+     "Every query asks channel 0 with -4 (bias row), so the earlier a word, the higher its "
+     "score. The first word wins whatever it is; the second trails it by 4 x 1.04 = 4.1 (1.5 "
+     "after the division by the square root of 8), so it keeps a share of about 0.2."),
+    ("coreference", _COREF,
+     "A pronoun looks at the nearest earlier noun that agrees with it (she, he, they: a "
+     "person; it: a thing), or at itself if there is none; other words look at the first word.",
+     "Channel 2 is recency: W_K's sin1 and cos1 rows give 20 sin1 - 30 cos1, rising at every "
+     "step. Pronouns ask it with +2.5 (pron row), so among equal words the latest wins, and "
+     "with no agreeing noun the pronoun itself, the latest word, does. The other classes ask "
+     "it with -250 (det, noun, verb and other rows), which sends them firmly to the first word. "
+     "Channel 0 checks for a person: keys hold 10 x person; she, he and they ask 32 - 16 = +16 "
+     "(person and pron rows) and it asks -16, so a noun of the wrong kind ends 160 below one "
+     "of the right kind. Channel 1 finds nouns: keys hold 10 x noun, and a pronoun asks with "
+     "7.7 + 5 sin1 - 7.5 cos1 of its own position. Times 10 that is 2.5 x (the pronoun's "
+     "recency + 30) + 2: all the recency that the words after an earlier noun, the pronoun "
+     "included, can have over the first word, plus 2. So the nearest agreeing noun beats every "
+     "word after it by at least 2, before the division by the square root of 8. Nouns also get "
+     "+16 or -16 on channel 0 (the noun row), and every word gets the sin1 and cos1 part of "
+     "channel 1, but for non-pronouns the -250 on channel 2 outweighs both."),
+    ("verb-lookup", _VERB,
+     "A noun looks at the nearest earlier verb, or at itself if there is none; other words "
+     "look at the first word.",
+     "Channel 1 is recency: W_K's sin1 and cos1 rows give 20 sin1 - 30 cos1, rising at every "
+     "step. Nouns ask it with +2.5 (noun row), so among equal words the latest wins, and with "
+     "no verb before it the noun itself does. The other classes ask it with -80 (det, verb, "
+     "pron and other rows), which sends them firmly to the first word. Channel 0 finds verbs: "
+     "keys hold 10 x verb, and a noun asks with 7.7 + 5 sin1 - 7.5 cos1 of its own position. "
+     "Times 10 that is 2.5 x (the noun's recency + 30) + 2: all the recency that the words "
+     "after an earlier verb, the noun included, can have over the first word, plus 2. So the "
+     "nearest earlier verb beats every word after it by at least 2, before the division by "
+     "the square root of 8. Other words get only the sin1 and cos1 part of channel 0, at "
+     "most 75 either way, which their -80 on channel 1 outweighs."),
+)
+
+HEADS = MappingProxyType({
+    name: Head(name, _table(q), _table(k), _values(), behaviour, why)
+    for name, (q, k), behaviour, why in _SPECS
+})
+
+
+def _head(head) -> Head:
+    """Return the Head for a name (or a Head itself), or raise naming the valid ones."""
+    if isinstance(head, Head):
+        return head
+    if isinstance(head, str) and head in HEADS:
+        return HEADS[head]
+    raise ValueError(f"unknown head {head!r}; choose one of {', '.join(HEADS)}")
+
+
+def _allowed(n: int, mask) -> np.ndarray:
+    """Return the causal mask, AND-ed with the reader's extra (n, n) boolean mask."""
+    causal = causal_mask(n)  # (n, n)
+    if mask is None:
+        return causal
+    extra = np.asarray(mask)  # (n, n)
+    if extra.shape != (n, n) or extra.dtype != bool:
+        raise ValueError(
+            f"mask must be a boolean (n, n) = ({n}, {n}) array (True = allowed), "
+            f"got shape {extra.shape} and dtype {extra.dtype}"
+        )
+    return causal & extra  # (n, n)
+
+
+def trace(words, head, temperature: float = 1.0, mask=None) -> Trace:
+    """Run one head over a sentence and keep every stage (see attention.ops.attend).
+
+    >>> trace(["the", "car", "and", "she"], "previous-token").weights.argmax(axis=1).tolist()
+    [0, 0, 1, 2]
+    """
+    h = _head(head)
+    X = encode(words)  # (n, 11)
+    Q, K, V = project(X, h.W_Q), project(X, h.W_K), project(X, h.W_V)  # (n, d_k) x2, (n, d_v)
+    return attend(Q, K, V, mask=_allowed(len(X), mask), temperature=temperature)
+
+
+def weights(words, head, temperature: float = 1.0) -> np.ndarray:
+    """Return a head's (n, n) attention weights over a sentence.
+
+    >>> weights(["it", "read"], "sink").round(2).tolist()
+    [[1.0, 0.0], [0.81, 0.19]]
+    """
+    return trace(words, head, temperature).weights  # (n, n)
