@@ -24,13 +24,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("command", nargs="?", default="build", choices=["build", "serve", "benchmark"])
     parser.add_argument("--out", type=Path, default=ROOT / "site", help="output folder")
     parser.add_argument("--port", type=int, default=8000, help="port for serve")
+    parser.add_argument("--no-browser", action="store_true",
+                        help="benchmark: skip the measurements made in headless Chromium")
     parser.add_argument("--cdn", action="store_true",
                         help="load Pyodide from the official CDN instead of shipping it")
     args = parser.parse_args(argv)
     if args.command == "benchmark":
         from sitebuild.benchmark import main as benchmark
 
-        return benchmark()
+        return benchmark(browser=not args.no_browser)
     start = time.perf_counter()
     try:
         pages = build(args.out, cdn=args.cdn)

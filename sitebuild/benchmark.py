@@ -65,7 +65,7 @@ def page_weights(site: Path) -> list[tuple[str, int, int]]:
     return rows
 
 
-def main() -> int:
+def main(browser: bool = True) -> int:
     """Print every figure with its target; return 0 (figures, not a test)."""
     times = time_builds()
     print(f"build, fresh process (median of 7): {times['process']:.3f} s "
@@ -77,4 +77,8 @@ def main() -> int:
         for page, html, total in page_weights(Path(tmp) / "site"):
             name = "/" if page == "." else f"/{page}/"
             print(f"{name:<24}{html:>10,}{total:>14,}   {_verdict(total < PAGE_TARGET_BYTES)}")
+        if browser:
+            from .browser_benchmark import report, run
+
+            report(run(Path(tmp) / "site"))
     return 0

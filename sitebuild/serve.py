@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import functools
 import http.server
+import sys
 from pathlib import Path
 
 
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
-    """Serve files with correct types; cache the versioned runtime for a year."""
+    """Serve files with correct types; cache the versioned runtime and wheel for a year."""
 
     extensions_map = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
@@ -21,7 +22,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     }
 
     def end_headers(self):
-        if self.path.startswith("/runtime/"):
+        if self.path.startswith(("/runtime/", "/py/")):  # versioned or content-hashed paths
             self.send_header("Cache-Control", "public, max-age=31536000, immutable")
         else:
             self.send_header("Cache-Control", "no-cache")
@@ -32,10 +33,19 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
+class SiteServer(http.server.ThreadingHTTPServer):
+    """A threaded server that treats a reader closing the connection early as normal."""
+
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            super().handle_error(request, client_address)
+
+
 def make_server(root: Path, port: int = 8000, quiet: bool = False) -> http.server.HTTPServer:
     """Return a threaded HTTP server for root bound to 127.0.0.1 (port 0 picks a free one)."""
     handler = functools.partial(SiteHandler, directory=str(root))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    server = SiteServer(("127.0.0.1", port), handler)
     server.quiet = quiet
-    server.daemon_threads = True
     return server

@@ -1,0 +1,144 @@
+"""Measure the live runtime in headless Chromium: time to ready, click-to-paint, long tasks.
+
+Each figure is printed beside a baseline: the same package loaded the usual way, with
+Pyodide on the page's main thread.
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import threading
+from pathlib import Path
+
+from .serve import make_server
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+TARGETS = {"cold": 2500, "warm": 2000, "p95": 16, "long_task": 50}
+
+# Recorded before any page script runs: long tasks and the moment the runtime is ready.
+PROBE = """
+window.__long = [];
+new PerformanceObserver(l => l.getEntries().forEach(e => window.__long.push(e.duration)))
+  .observe({type: 'longtask', buffered: true});
+new MutationObserver(() => {
+  const s = document.querySelector('.runtime-status[data-state="ready"]');
+  if (s && !window.__ready) window.__ready = performance.now();
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-state']});
+"""
+
+# One click and the frame that shows its answer; resolves with the elapsed milliseconds.
+CLICK = """async ([selector, watch]) => {
+  const target = document.querySelector(watch);
+  const before = target.textContent;
+  const start = performance.now();
+  const changed = new Promise(resolve => {
+    const mo = new MutationObserver(() => {
+      if (target.textContent !== before) { mo.disconnect(); resolve(); }
+    });
+    mo.observe(target, {childList: true, characterData: true, subtree: true});
+  });
+  document.querySelector(selector).click();
+  await changed;
+  await new Promise(r => requestAnimationFrame(() => r()));
+  return performance.now() - start;
+}"""
+
+BASELINE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>baseline</title></head>
+<body><p class="runtime-status">loading</p>
+<button id="grid">grid</button><button id="rises">rises</button><output id="out">–</output>
+<script type="module">
+import { loadPyodide } from "./runtime/0.27.7/pyodide.mjs";
+const py = await loadPyodide({indexURL: "./runtime/0.27.7/", packages: ["numpy", "WHEEL"]});
+const handle = py.pyimport("attention.bridge").handle_json;
+for (const b of document.querySelectorAll("button")) b.onclick = () => {
+  const a = JSON.parse(handle(JSON.stringify({figure: "fig-002", query: b.id})));
+  document.getElementById("out").textContent = a.data.rows.map(r => r.weight.text).join(" ");
+};
+document.querySelector(".runtime-status").dataset.state = "ready";
+</script></body></html>"""
+
+
+def _percentile(values: list[float], q: float) -> float:
+    """Return the q-th percentile (nearest rank) of values."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
+
+
+def _boot(context, url: str) -> dict:
+    """Open url and return time to ready and the longest main-thread task until then."""
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_function("window.__ready", timeout=60000)
+    result = page.evaluate("({ready: window.__ready, long: Math.max(0, ...window.__long)})")
+    return {"page": page, **result}
+
+
+def _clicks(page, pairs: list[tuple[str, str]], n: int) -> list[float]:
+    """Click alternately through (button, watched element) pairs n times; return latencies."""
+    return [page.evaluate(CLICK, list(pairs[i % len(pairs)])) for i in range(n)]
+
+
+def measure(browser, base: str, path: str, pairs, clicks: int = 60, boots: int = 3) -> dict:
+    """Measure time to ready (median of several cold and warm boots), the longest task
+    while loading, and click-to-paint latency."""
+    cold, warm, long_tasks = [], [], []
+    for _ in range(boots):
+        context = browser.new_context()  # a fresh profile: an empty HTTP cache
+        context.add_init_script(PROBE)
+        first = _boot(context, base + path)
+        first["page"].close()
+        second = _boot(context, base + path)  # the same profile: a warm cache
+        cold.append(first["ready"])
+        warm.append(second["ready"])
+        long_tasks += [first["long"], second["long"]]
+        page = second["page"]
+        if len(cold) < boots:
+            context.close()
+    latencies = _clicks(page, pairs, clicks)
+    context.close()
+    return {"cold": statistics.median(cold), "warm": statistics.median(warm),
+            "long_task": max(long_tasks),
+            "median": statistics.median(latencies), "p95": _percentile(latencies, 95),
+            "clicks": len(latencies), "boots": boots}
+
+
+def run(site: Path) -> dict:
+    """Serve site with a baseline page beside it and measure both in Chromium."""
+    from playwright.sync_api import sync_playwright
+
+    wheel = next((site / "py").glob("*/attention-*.whl")).relative_to(site).as_posix()
+    (site / "baseline.html").write_text(BASELINE.replace("WHEEL", "./" + wheel))
+    server = make_server(site, 0, quiet=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}/"
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=shutil.which("chromium"),
+                                        args=CHROMIUM_ARGS)
+            fig = [('#fig-002 tr[data-query="grid"] button', '#fig-002 [data-bind="output"]'),
+                   ('#fig-002 tr[data-query="rises"] button', '#fig-002 [data-bind="output"]')]
+            plain = [("#grid", "#out"), ("#rises", "#out")]
+            results = {"worker (this site)": measure(browser, base, "mixture/", fig),
+                       "main thread (baseline)": measure(browser, base, "baseline.html", plain)}
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    return results
+
+
+def report(results: dict) -> None:
+    """Print the runtime figures side by side, with the targets."""
+    names = list(results)
+    print(f"\n{'runtime, headless Chromium':<34}" + "".join(f"{n:>26}" for n in names) + "   target")
+    rows = [("ready, cold cache (ms)", "cold", f"< {TARGETS['cold']}"),
+            ("ready, warm cache (ms)", "warm", f"< {TARGETS['warm']}"),
+            ("longest main-thread task (ms)", "long_task", f"< {TARGETS['long_task']}"),
+            ("click-to-paint median (ms)", "median", ""),
+            ("click-to-paint p95 (ms)", "p95", f"< {TARGETS['p95']}")]
+    for label, key, target in rows:
+        print(f"{label:<34}" + "".join(f"{results[n][key]:>26.1f}" for n in names) + f"   {target}")
+    print(f"{'boots (cold + warm each), clicks':<34}"
+          + "".join(f"{results[n]['boots']:>20} + {results[n]['clicks']:>3}" for n in names))
