@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 
-from . import figures, lab
+from . import bench_view, figures, lab
 
 __all__ = ["MAX_REQUEST", "handle", "handle_json"]
 
@@ -53,7 +53,13 @@ def _lab(request: dict) -> dict:
     )
 
 
+def _bench(request: dict) -> dict:
+    """Answer the bench for the reader's sentence, head, query, temperature and stopcocks."""
+    return bench_view.view(**{k: v for k, v in request.items() if k != "figure"})
+
+
 FIGURES = {
+    "bench": (_bench, {"sentence", "head", "query", "temperature", "slider", "shut"}),
     "fig-002": (_fig_002, {"query"}),
     "lab": (_lab, {"query", "mask", "temperature", "move", "pad", "slider"}),
 }
@@ -117,6 +123,8 @@ def handle_json(text) -> str:
         return json.dumps(answer, allow_nan=False)
     except lab.LabInputError as exc:
         return _errors(exc.problems)
+    except bench_view.BenchInputError as exc:
+        return _errors([(exc.field, str(exc))])
     except RequestError as exc:
         return _errors([(exc.field, str(exc))])
     except json.JSONDecodeError:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import lab, toy
+from . import bench, bench_view, lab, toy
 from .numbers import exact, shown
 
-__all__ = ["fig_001", "fig_002", "fig_003", "toy_context", "worked_dot", "worked_product"]
+__all__ = ["bench_context", "bench_figure", "fig_001", "fig_002", "fig_003", "toy_context", "worked_dot",
+           "worked_product"]
 
 
 def _query_index(query: str) -> int:
@@ -90,6 +91,32 @@ def fig_003(**state) -> dict:
     '[0.667, 1.333]'
     """
     return {**lab.view(**state), "limits": lab.limits()}
+
+
+def bench_figure(**state) -> dict:
+    """Return the bench figures' data (FIG-004 to FIG-007): the bench's view of a state,
+    plus what never changes: every head's weights, the input ranges and the lexicon size.
+
+    >>> d = bench_figure()
+    >>> d["query"]["word"], len(d["heads"]), d["max_words"]
+    ('she', 4, 40)
+    """
+    return {**bench_view.view(**state), "heads": bench_view.heads(), "limits": lab.limits(),
+            "max_words": bench.MAX_WORDS, "lexicon_size": len(bench.LEXICON)}
+
+
+def bench_context() -> dict:
+    """Return the counts the bench chapter quotes: feature groups, widths and limits.
+
+    >>> c = bench_context()
+    >>> c["features"], c["classes"], c["positional"], c["d_k"]
+    (11, 5, 4, 8)
+    """
+    f = bench.FEATURES
+    return {"features": len(f), "classes": len(bench.CLASSES),
+            "positional": sum(name[:3] in ("sin", "cos") for name in f),
+            "d_k": bench.D_K, "heads": len(bench.HEADS), "max_words": bench.MAX_WORDS,
+            "lexicon": len(bench.LEXICON), "default": " ".join(bench.DEFAULT_SENTENCE)}
 
 
 def worked_dot(a, b) -> dict:
