@@ -136,13 +136,15 @@ class PageRenderer:
         """Return a section's source line: what it rests on and the claims it makes."""
         return self._block(f'<p class="source">{escape(label)} {self.cite(*claim_ids)}</p>')
 
-    def figure(self, figure_id: str, **options) -> str:
-        """Return a figure rendered at build time from the core's figure data."""
+    def figure(self, figure_id: str, state: dict | None = None, **extra) -> str:
+        """Return a figure rendered at build time from the core's data for a state;
+        extra values (such as claim IDs) go to the figure's template."""
         if figure_id not in self.figures:
             raise LookupError(f"unknown figure ID {figure_id!r}; known: {', '.join(self.figures)}")
-        data = self.figures[figure_id](**options)
+        data = self.figures[figure_id](**(state or {}))
         template = self.env.get_template(f"figures/{figure_id.lower()}.html")
-        return self._block(template.render(fig=data, root=self._page.root))
+        html = template.render(fig=data, root=self._page.root, cite=self.cite, **extra)
+        return self._block(html)
 
     def render(self, page: Page, context: dict) -> Rendered:
         """Render one Markdown page to an HTML fragment, or raise BuildError with file and line."""

@@ -19,10 +19,13 @@ from .render import Page, PageRenderer, Rendered, make_env, read_front_matter
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
-CHAPTERS = ("roles", "mixture", "lab")  # reading order; each is templates/chapters/<slug>.md
+CHAPTERS = ("roles", "mixture", "lab", "bench")  # reading order; each is templates/chapters/<slug>.md
 CDN = f"https://cdn.jsdelivr.net/pyodide/v{runtime.PYODIDE_VERSION}/full/"
 RUNTIME_DIR = f"runtime/{runtime.PYODIDE_VERSION}/"  # versioned, so hosts may cache it for a year
-FIGURES = {"FIG-001": figures.fig_001, "FIG-002": figures.fig_002, "FIG-003": figures.fig_003}
+FIGURES = {
+    "FIG-001": figures.fig_001, "FIG-002": figures.fig_002, "FIG-003": figures.fig_003,
+    **{f"FIG-00{n}": figures.bench_figure for n in (4, 5, 6, 7)},
+}
 
 
 @dataclass(frozen=True)
@@ -68,7 +71,7 @@ def gather(templates: Path = TEMPLATES, cdn: bool = False) -> Inputs:
         chapters=chapters,
         claims_page=claims,
         ledger=load_ledger(templates / "claims.toml"),
-        toy=figures.toy_context(),
+        toy={**figures.toy_context(), "bench": figures.bench_context()},
         runtime_files=_runtime_files(cdn),
         wheel=wheel.ensure_wheel(),
     )

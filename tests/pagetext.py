@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-PAGES = ["index.html", "roles/index.html", "mixture/index.html", "claims/index.html"]
+PAGES = ["index.html", "roles/index.html", "mixture/index.html", "lab/index.html",
+         "bench/index.html", "claims/index.html"]
 
 
 class _Text(HTMLParser):

@@ -205,3 +205,13 @@ def test_lab_pad_keyboard_and_slider(lab_page):
     page.wait_for_function("document.querySelector('#lab-q1').value === '0' && "
                            "document.querySelector('#lab-q2').value === '0'")
     assert page.inner_text('#fig-003 [data-bind="output"]') == "[0.667, 1.333]"
+
+
+def test_without_javascript_the_lab_shows_its_default_working(browser, server):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(server + "lab/")
+    assert page.is_hidden(".lab-controls") and page.is_hidden(".predict-choices")
+    assert page.is_visible("#zero-reveal")  # the explanation is part of the page
+    assert lab_rows(page) == expected_lab()
+    context.close()

@@ -74,3 +74,19 @@ def test_javascript_off_still_shows_every_figure(browser, server):
     assert table.is_visible()
     assert "[0.860, 1.432]" in table.inner_text()
     context.close()
+
+
+@pytest.mark.parametrize("url", ["mixture/", "lab/", "bench/"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_violations_once_live(browser, server, url, scheme):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(server + url)
+    page.wait_for_selector('.runtime-status[data-state="ready"]', timeout=30000)
+    if url == "bench/":  # a live answer redraws the bench: check that state too
+        page.click('#fig-005 tr[data-index="1"]')
+        page.wait_for_function("document.querySelector('#fig-004 [data-bind=\"carriage-word\"]')"
+                               ".textContent === 'engineer'")
+    results = Axe().run(page)
+    context.close()
+    assert results.violations_count == 0, results.generate_report()

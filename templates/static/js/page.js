@@ -5,8 +5,9 @@ import * as runtime from "./runtime.js";
 import * as fig002 from "./fig002.js";
 import * as lab from "./lab.js";
 import * as predict from "./predict.js";
+import * as bench from "./bench.js";
 
-const WIDGETS = { "fig-002": fig002, lab, predict };
+const WIDGETS = { "fig-002": fig002, lab, predict, bench };
 
 const STATUS_TEXT = {
   loading: "Loading Python in your browser… The figure shows the values computed when the site was built.",
@@ -21,12 +22,21 @@ function showStatus(element, { state, reason }) {
   element.textContent = STATUS_TEXT[state].replace("{reason}", reason);
 }
 
-let channel = 0;
+// Figures of one group (data-group) share a store: one state, drawn several ways.
+const stores = new Map();
+function storeFor(root, index) {
+  const name = root.dataset.group || `${root.dataset.widget}-${index}`;
+  if (!stores.has(name)) {
+    stores.set(name, createStore({}, (request, answer) => runtime.request(name, request, answer)));
+  }
+  return stores.get(name);
+}
+
+let index = 0;
 for (const root of document.querySelectorAll("[data-widget]")) {
   const widget = WIDGETS[root.dataset.widget];
   if (!widget) continue;
-  const name = `${root.dataset.widget}-${channel++}`;
-  const store = createStore({}, (request, answer) => runtime.request(name, request, answer));
+  const store = storeFor(root, index++);
   widget.mount(root, store);
   const status = root.querySelector(".runtime-status");
   runtime.onStatus((s) => {

@@ -1,0 +1,130 @@
+// The bench: every bench figure on a page shares one store, and Python computes each state.
+// This module wires the reader's actions to requests; bench-render.js draws the answers.
+
+import {
+  markValve, renderControls, renderDrawing, renderErrors, renderHeads, renderMatrix, renderTable,
+} from "./bench-render.js";
+
+const $ = (root, selector) => root.querySelector(selector);
+const ARROWS = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+
+/** Send the reader's whole state, changed by `change`, to Python. */
+function ask(store, change) {
+  store.ask({ figure: "bench", ...store.good.state, ...change });
+}
+
+function wireControls(root, store) {
+  const form = $(root, ".bench-controls");
+  if (!form) return;
+  form.hidden = false;
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    ask(store, { sentence: $(form, 'input[name="sentence"]').value, query: null, shut: [] });
+  });
+  form.addEventListener("input", (event) => {
+    const input = event.target;
+    if (input.name === "head") ask(store, { head: input.value });
+    else if (input.type === "range") ask(store, { slider: input.value });
+    else if (input.name === "temperature") ask(store, { temperature: input.value });
+  });
+  for (const g of root.querySelectorAll(".valve")) {  // the drawing as built: make it operable
+    markValve(g, { index: g.dataset.index, word: g.dataset.word, open: g.classList.contains("open"),
+      can_turn: !g.classList.contains("dead") });
+  }
+  $(root, ".bench-drawing").addEventListener("click", (event) => toggleValve(store, event));
+  $(root, ".bench-drawing").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") toggleValve(store, event);
+  });
+}
+
+function toggleValve(store, event) {
+  const valve = event.target.closest(".valve[role=button]");
+  if (!valve) return;
+  event.preventDefault();
+  const j = Number(valve.dataset.index);
+  const shut = store.good.state.shut;
+  ask(store, { shut: shut.includes(j) ? shut.filter((k) => k !== j) : [...shut, j] });
+}
+
+function wireTable(root, store) {
+  const tbody = $(root, 'tbody[data-bind="rows"]');
+  if (!tbody) return;
+  tbody.addEventListener("click", (event) => {
+    const tr = event.target.closest("tr[data-index]");
+    if (tr) ask(store, { query: Number(tr.dataset.index) });
+  });
+}
+
+function wireMatrix(root, store) {
+  const table = $(root, 'table[data-bind="matrix"]');
+  if (!table) return;
+  const readout = $(root, '[data-bind="readout"]');
+  table.setAttribute("role", "grid");
+  table.querySelectorAll("td[data-col]").forEach((td, k) => { td.tabIndex = k === 0 ? 0 : -1; });
+  table.addEventListener("click", (event) => {
+    const tr = event.target.closest("tbody tr[data-index]");
+    if (tr) ask(store, { query: Number(tr.dataset.index) });
+  });
+  table.addEventListener("focusin", (event) => {
+    const td = event.target.closest("td[data-col]");
+    if (td) readout.textContent = "query " + td.getAttribute("aria-label").replace(" → ", " → key ");
+  });
+  table.addEventListener("keydown", (event) => {
+    const td = event.target.closest("td[data-col]");
+    if (!td) return;
+    const row = td.parentElement;
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      ask(store, { query: Number(row.dataset.index) });
+      return;
+    }
+    const step = ARROWS[event.key];
+    if (!step) return;
+    event.preventDefault();
+    const rows = table.tBodies[0].rows;
+    const target = rows[row.sectionRowIndex + step[0]]?.cells[td.cellIndex + step[1]];
+    if (target && target.matches("td[data-col]")) {
+      td.tabIndex = -1;
+      target.tabIndex = 0;
+      target.focus();
+    }
+  });
+}
+
+function wireHeads(root, store) {
+  for (const button of root.querySelectorAll(".use-head")) {
+    button.hidden = false;
+    button.addEventListener("click", () => ask(store, { head: button.dataset.head }));
+  }
+}
+
+export function mount(root, store) {
+  store.good ??= { state: JSON.parse(root.dataset.state) };
+  for (const hint of root.querySelectorAll(".fig-hint")) hint.hidden = false;
+  wireControls(root, store);
+  wireTable(root, store);
+  wireMatrix(root, store);
+  wireHeads(root, store);
+  for (const tr of root.querySelectorAll('tbody[data-bind="rows"] tr')) {
+    const th = $(tr, "th");
+    const word = th.lastChild.textContent;
+    th.lastChild.replaceWith(Object.assign(document.createElement("button"),
+      { type: "button", className: "row-choice", textContent: word }));
+  }
+  let drawn = null;
+  store.subscribe((state) => {
+    root.setAttribute("aria-busy", String(Boolean(state.pending)));
+    if (!state.answer || state.answer === drawn) return;
+    const answer = state.answer;
+    const rebuild = answer.ok && drawn?.ok && drawn.data.sentence.text !== answer.data.sentence.text;
+    drawn = answer;
+    if (!answer.ok) return renderErrors(root, answer.errors);
+    store.good = answer.data;
+    renderErrors(root, []);
+    renderControls(root, answer.data);
+    renderDrawing(root, answer.data);
+    renderTable(root, answer.data, rebuild);
+    renderMatrix(root, answer.data, rebuild);
+    renderHeads(root, answer.data);
+  });
+}

@@ -1,0 +1,163 @@
+"""The bench in real Chromium: every part shows what CPython computes for the same state."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from attention import bench_view
+
+READY = '#fig-004 .runtime-status[data-state="ready"]'
+
+
+@pytest.fixture
+def bench(site_page):
+    site_page.page.goto(site_page.base + "bench/")
+    site_page.page.wait_for_selector(READY, timeout=30000)
+    return site_page.page
+
+
+def shown_state(page) -> dict:
+    """Read every number the bench shows: table, dials, strata and matrix."""
+    return page.evaluate(r"""() => ({
+      table: [...document.querySelectorAll('#fig-005 tbody tr')].map(tr =>
+        [...tr.querySelectorAll('td.num')].slice(1).map(td => td.textContent)),
+      weights: [...document.querySelectorAll('#fig-005 tbody tr .weight .num')].map(e => e.textContent),
+      needles: [...document.querySelectorAll('#fig-004 .dial .needle')].map(e =>
+        Number(e.getAttribute('transform').match(/^rotate\((.*)\)$/)[1])),
+      dials: [...document.querySelectorAll('#fig-004 .dial')].map(e => e.getAttribute('class')),
+      strata: [...document.querySelectorAll('#fig-004 .stratum')].map(e =>
+        [Number(e.getAttribute('y')), Number(e.getAttribute('height'))]),
+      matrix: [...document.querySelectorAll('#fig-006 tbody tr')].map(tr =>
+        [...tr.querySelectorAll('td')].map(td => td.classList.contains('masked') ? null : td.textContent)),
+      query: document.querySelector('#fig-004 [data-bind="carriage-word"]').textContent,
+      summary: document.querySelector('#fig-004 [data-bind="summary"]').textContent,
+    })""")
+
+
+def expected_state(**state) -> dict:
+    """What CPython computes for the same state, in the same shape."""
+    v = bench_view.view(**state)
+    d = v["drawing"]
+    return {
+        "table": [[r[k]["text"] for k in ("dot", "scaled", "tempered", "exp")] for r in v["rows"]],
+        "weights": [r["weight"]["text"] for r in v["rows"]],
+        "needles": [dial["angle"] for dial in d["dials"]],
+        "dials": [f"dial {dial['state']} c{dial['colour']}" + (" pinned" if dial["pinned"] else "")
+                  for dial in d["dials"]],
+        "strata": [[s["y"], s["height"]] for s in d["strata"]],
+        "matrix": [[cell[0] if cell else None for cell in row] for row in v["matrix"]],
+        "query": v["query"]["word"],
+        "summary": v["summary"],
+    }
+
+
+def settle(page, word: str):
+    page.wait_for_function(
+        f"document.querySelector('#fig-004 [data-bind=\"carriage-word\"]').textContent === '{word}'")
+
+
+def test_static_state_equals_cpython(bench):
+    assert shown_state(bench) == expected_state()
+
+
+def test_clicking_a_row_makes_that_word_the_query(bench):
+    bench.click('#fig-005 tr[data-index="4"]')
+    settle(bench, "bridge")
+    assert shown_state(bench) == expected_state(query=4)
+    assert bench.get_attribute('#fig-005 tr[data-index="4"]', "class") == "is-query"
+    assert bench.get_attribute('#fig-006 tbody tr[data-index="4"]', "class") == "is-query"
+
+
+def test_switching_heads_and_temperature(bench):
+    bench.check('input[name="head"][value="previous-token"]')
+    bench.wait_for_function("document.querySelector('#fig-006 [data-bind=\"head\"]').textContent === 'previous-token'")
+    assert shown_state(bench) == expected_state(head="previous-token")
+    bench.fill("#bench-t", "4")
+    bench.wait_for_function("document.querySelector('#fig-004 [data-bind=\"plate\"]').textContent.includes('4')")
+    assert shown_state(bench) == expected_state(head="previous-token", temperature="4")
+    bench.fill("#bench-t-range", "0")
+    bench.wait_for_function("document.querySelector('#bench-t').value === '0.05'")
+    assert shown_state(bench) == expected_state(head="previous-token", slider=0)
+    assert bench.get_attribute("#bench-t-range", "aria-valuetext") == "T = 0.05"
+
+
+def test_a_new_sentence_rebuilds_every_part(bench):
+    sentence = "the teacher read the letter and then she left it on the table"
+    bench.fill("#bench-sentence", sentence)
+    bench.press("#bench-sentence", "Enter")
+    bench.wait_for_function("document.querySelectorAll('#fig-005 tbody tr').length === 13")
+    assert shown_state(bench) == expected_state(sentence=sentence)
+    forty = " ".join(["the", "pilot", "saw", "it", "and", "she", "left", "the", "car"] * 4 + ["the"] * 4)
+    bench.fill("#bench-sentence", forty)
+    bench.click(".bench-controls button[type=submit]")
+    bench.wait_for_function("document.querySelectorAll('#fig-006 tbody tr').length === 40")
+    assert shown_state(bench) == expected_state(sentence=forty)
+
+
+def test_unknown_words_are_named_and_the_sentence_stays(bench):
+    bench.fill("#bench-sentence", "the techer read the blorp")
+    bench.press("#bench-sentence", "Enter")
+    bench.wait_for_function("document.querySelector('#bench-sentence-msg').textContent.length > 0")
+    message = bench.inner_text("#bench-sentence-msg")
+    assert "“techer” (try teacher" in message and "“blorp”" in message
+    assert bench.get_attribute("#bench-sentence", "aria-invalid") == "true"
+    assert shown_state(bench) == expected_state()  # the previous sentence stays
+
+
+def test_shutting_every_stopcock_gives_a_message(bench):
+    for j in range(6):
+        bench.click(f'#fig-004 .valve[data-index="{j}"] .body')
+        bench.wait_for_function(f"document.querySelector('#fig-004 .valve[data-index=\"{j}\"]').classList.contains('shut')")
+    assert shown_state(bench) == expected_state(shut=list(range(6)))
+    bench.click('#fig-004 .valve[data-index="6"] .body')
+    bench.wait_for_function("document.querySelector('#bench-shut-msg').textContent.length > 0")
+    assert bench.inner_text("#bench-shut-msg").startswith("Every key “she” may use is shut")
+    assert shown_state(bench) == expected_state(shut=list(range(6)))
+    assert not re.search(r"NaN|undefined", bench.inner_text("#fig-005"))
+
+
+def test_keyboard_only(bench):
+    # A row's word is a button: Enter makes it the query.
+    bench.focus('#fig-005 tr[data-index="2"] button')
+    bench.keyboard.press("Enter")
+    settle(bench, "fixed")
+    # The matrix: arrow keys move, the live region reads the cell, Enter picks the row.
+    bench.focus('#fig-006 td[data-col="0"]')
+    bench.keyboard.press("ArrowDown")
+    bench.keyboard.press("ArrowRight")
+    assert bench.inner_text('#fig-006 [data-bind="readout"]') == "query engineer → key engineer: " + \
+        expected_state(query=1)["matrix"][1][1]
+    bench.keyboard.press("Enter")
+    settle(bench, "engineer")
+    # A stopcock: Space shuts it.
+    bench.focus('#fig-004 .valve[data-index="0"]')
+    bench.keyboard.press("Space")
+    bench.wait_for_function("document.querySelector('#fig-004 .valve[data-index=\"0\"]').classList.contains('shut')")
+    assert shown_state(bench) == expected_state(query=1, shut=[0])
+    # The head radios answer to the arrow keys.
+    bench.focus('input[name="head"][value="coreference"]')
+    bench.keyboard.press("ArrowRight")
+    bench.wait_for_function("document.querySelector('#fig-006 [data-bind=\"head\"]').textContent === 'verb-lookup'")
+    assert shown_state(bench) == expected_state(query=1, shut=[0], head="verb-lookup")
+
+
+@pytest.mark.parametrize("motion, duration", [("no-preference", "0.3s"), ("reduce", "0s")])
+def test_parts_glide_unless_the_reader_asks_for_less_motion(browser, server, motion, duration):
+    context = browser.new_context(reduced_motion=motion)
+    page = context.new_page()
+    page.goto(server + "bench/")
+    durations = page.evaluate("""() => ['.needle', '.stratum', '.carriage'].map(s =>
+        getComputedStyle(document.querySelector('#fig-004 ' + s)).transitionDuration)""")
+    context.close()
+    assert all(d.split(",")[0] == duration for d in durations), durations
+
+
+def test_without_javascript_the_bench_shows_the_default_state(browser, server):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(server + "bench/")
+    assert shown_state(page) == expected_state()
+    assert page.is_hidden(".bench-controls")
+    context.close()
