@@ -8,12 +8,14 @@ places what it is given. Bad input raises ``BenchInputError`` naming the field.
 from __future__ import annotations
 
 import difflib
+import functools
 import math
+from typing import NamedTuple
 
 import numpy as np
 
 from . import bench, lab
-from .numbers import fixed, shown
+from .numbers import fixed, fixed_all, shown
 
 __all__ = ["BenchInputError", "WIDTH", "heads", "parse_sentence", "view"]
 
@@ -111,14 +113,16 @@ def heads() -> list[dict]:
             for name, h in bench.HEADS.items()]
 
 
-def _strip(q: np.ndarray, k: np.ndarray) -> list[dict]:
-    """Return a key's eight terms q_c k_c: sign as 'up'/'down', size as a level 0..4,
-    and each cell's x offset in the carriage drawing."""
-    terms = q * k  # (d_k,)
-    top = np.abs(terms).max() or 1.0
-    return [{"term": fixed(t, 2), "sign": "up" if t > 0 else "down" if t < 0 else "zero",
-             "level": int(math.ceil(abs(t) / top * 4)), "x": -56 + 14 * c}
-            for c, t in enumerate(terms)]
+def _strips(q: np.ndarray, K: np.ndarray) -> list[dict]:
+    """Return each key's eight terms q_c k_c: sign 'up'/'down'/'zero', size as a level 0..4
+    against the row's largest term, and the terms as text."""
+    terms = q[None, :] * K  # (n, d_k)
+    top = np.abs(terms).max(axis=1, keepdims=True)  # (n, 1)
+    levels = np.ceil(np.abs(terms) / np.where(top > 0, top, 1.0) * 4).astype(int)  # (n, d_k)
+    signs = np.where(terms > 0, "up", np.where(terms < 0, "down", "zero"))  # (n, d_k)
+    texts = fixed_all(terms.ravel(), 2).reshape(terms.shape)  # (n, d_k)
+    return [{"signs": s.tolist(), "levels": lv.tolist(), "terms": ", ".join(tx)}
+            for s, lv, tx in zip(signs, levels, texts)]
 
 
 def view(sentence=None, head="coreference", query=None, temperature="1", slider=None,
@@ -138,40 +142,63 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
     i = default_query if query is None else _choice(query, "query", n, "query")
     t = _temperature(temperature, slider)
     closed = _shut(shut, n)
-    causal = bench.causal_mask(n)  # (n, n)
-    allowed = causal & ~np.array(closed)[None, :]  # (n, n); a shut key is shut for every query
+    head_state = _head_state(tuple(words), head, t, tuple(closed))
+    allowed, causal, tr = head_state.allowed, head_state.causal, head_state.trace
     if not allowed[i].any():
         raise BenchInputError("shut", f"Every key “{words[i]}” may use is shut: nothing to "
                                       "pour. Open a stopcock.")
-    empty = ~allowed.any(axis=1)  # (n,); rows left with nothing, drawn as such in the matrix
-    h = bench.HEADS[head]
-    tr = bench.trace(words, head, t, mask=np.where(empty[:, None], causal, allowed))
-    X = bench.encode(words)  # (n, 11)
-    Q, K = X @ h.W_Q, X @ h.W_K  # (n, d_k) each
+    Q, K = head_state.Q, head_state.K  # (n, d_k) each
     return {
         "state": {"sentence": " ".join(words), "head": head, "query": i,
                   "temperature": f"{t:g}", "shut": [j for j in range(n) if closed[j]]},
         "sentence": {"words": words, "text": " ".join(words)},
-        "head": {"name": head, "behaviour": h.behaviour},
+        "head": {"name": head, "behaviour": bench.HEADS[head].behaviour},
         "query": {"index": i, "word": words[i], "vector": shown(Q[i]),
-                  "strip": _strip(Q[i], np.ones_like(Q[i]))},
+                  "strip": _strips(Q[i], np.ones((1, len(Q[i]))))[0]},
         "temperature": {"value": t, "text": f"{t:g}"}, "slider": lab.slider_position(t),
         "shut": [j for j in range(n) if closed[j]],
         "rows": _rows(words, tr, Q[i], K, i, allowed[i], causal[i], closed),
-        "matrix": [[None if not allowed[r, c] or empty[r] else
-                    [fixed(tr.weights[r, c]), int(round(tr.weights[r, c] * 10))]
-                    for c in range(n)] for r in range(n)],
+        "matrix": head_state.matrix,
         "drawing": _drawing(words, tr, i, allowed[i], causal[i], t),
         "summary": _summary(words, tr.weights[i], i),
     }
 
 
+class _HeadState(NamedTuple):
+    """Everything about a sentence under one head that does not depend on the query."""
+
+    causal: np.ndarray  # (n, n)
+    allowed: np.ndarray  # (n, n): causal, minus shut keys
+    trace: object  # the attention.ops.Trace of every row
+    Q: np.ndarray  # (n, d_k)
+    K: np.ndarray  # (n, d_k)
+    matrix: tuple  # per row, per column: None (masked) or (weight text, shade level 0..10)
+
+
+@functools.lru_cache(maxsize=16)
+def _head_state(words: tuple, head: str, t: float, closed: tuple) -> _HeadState:
+    """Run a head over the whole sentence once; clicking through queries reuses it."""
+    n = len(words)
+    causal = bench.causal_mask(n)  # (n, n)
+    allowed = causal & ~np.array(closed)[None, :]  # (n, n); a shut key is shut for every query
+    empty = ~allowed.any(axis=1)  # (n,); rows left with nothing, drawn as such in the matrix
+    tr = bench.trace(list(words), head, t, mask=np.where(empty[:, None], causal, allowed))
+    X = bench.encode(list(words))  # (n, 11)
+    h = bench.HEADS[head]
+    texts = fixed_all(tr.weights.ravel()).reshape(n, n) if n else []  # (n, n)
+    levels = np.rint(tr.weights * 10).astype(int)  # (n, n)
+    matrix = tuple(tuple(None if not allowed[r, c] or empty[r] else (texts[r][c], int(levels[r, c]))
+                         for c in range(n)) for r in range(n))
+    return _HeadState(causal, allowed, tr, X @ h.W_Q, X @ h.W_K, matrix)
+
+
 def _rows(words, tr, q, K, i, allowed, causal, closed) -> list[dict]:
     """Return the working table's rows for query i."""
+    strips = _strips(q, K)
     return [{
         "index": j, "word": w, "colour": j % PALETTE, "allowed": bool(allowed[j]),
         "future": not causal[j], "shut": closed[j], "is_query": j == i,
-        "strip": _strip(q, K[j]),
+        "strip": strips[j],
         "dot": shown(tr.scores[i, j]), "scaled": shown(tr.scaled[i, j]),
         "tempered": shown(tr.tempered[i, j]),
         "exp": shown(tr.exp[i, j]) if allowed[j] else {"value": 0.0, "text": "0.000"},
@@ -207,7 +234,8 @@ def _drawing(words, tr, i, allowed, causal, t) -> dict:
         "face": f"M {-radius:.3f} 0 A {radius:.3f} {radius:.3f} 0 0 1 {radius:.3f} 0 Z",
         "labels": pitch >= 34, "valve_radius": round(min(9.0, pitch * 0.3), 3),
         "manifold": [round(xs[0], 3), round(xs[-1], 3)],
-        "carriage": {"x": round(xs[i], 3), "word": words[i]},
+        "carriage": {"x": round(xs[i], 3), "word": words[i],
+                     "cells": [-56 + 14 * c for c in range(bench.D_K)]},
         "dials": [{"index": j, "x": round(xs[j], 3), "word": words[j], "colour": j % PALETTE,
                    "state": "live" if allowed[j] else "shut" if causal[j] else "dead",
                    "angle": round(float(180 * min(max(1 + (z[j] - top) / DIAL_SPAN, 0), 1) - 90), 2)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["MINUS", "fixed", "exact", "vector", "shown", "spelled"]
+__all__ = ["MINUS", "fixed", "fixed_all", "exact", "vector", "shown", "spelled"]
 
 MINUS = "\u2212"
 
@@ -28,6 +28,19 @@ def fixed(x: float, places: int = 3) -> str:
     if text.startswith("-"):
         text = text[1:] if float(text) == 0 else MINUS + text[1:]
     return text
+
+
+def fixed_all(values, places: int = 3):
+    """Format many numbers at once exactly as fixed() does each; returns a NumPy array.
+
+    >>> fixed_all([0.28399, -0.0001, -1.5]).tolist()
+    ['0.284', '0.000', '−1.500']
+    """
+    import numpy as np
+
+    texts = [fixed(x, places) if x < 0 or not math.isfinite(x) else f"{x:.{places}f}"
+             for x in np.asarray(values, dtype=float).tolist()]
+    return np.array(texts, dtype=object)
 
 
 def exact(x: float) -> str:

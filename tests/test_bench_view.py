@@ -39,7 +39,7 @@ def test_matrix_hides_the_future_and_shows_each_weight():
             if c > r:
                 assert cell is None
             else:
-                assert cell == [f"{tr.weights[r, c]:.3f}", int(round(tr.weights[r, c] * 10))]
+                assert list(cell) == [f"{tr.weights[r, c]:.3f}", int(round(tr.weights[r, c] * 10))]
 
 
 def test_a_shut_key_is_shut_for_every_query():
@@ -50,7 +50,7 @@ def test_a_shut_key_is_shut_for_every_query():
     assert v["drawing"]["valves"][1]["open"] is False
     # Row 1 ("engineer") still sees "the"; row 0 would be empty only if "the" were shut.
     empty_first = bench_view.view(shut=[0], query=6)
-    assert empty_first["matrix"][0] == [None] * len(bench.DEFAULT_SENTENCE)
+    assert list(empty_first["matrix"][0]) == [None] * len(bench.DEFAULT_SENTENCE)
 
 
 def test_drawing_geometry():

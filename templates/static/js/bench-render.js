@@ -1,7 +1,7 @@
 // Pure render functions for the bench's figures: they place the texts, classes and SVG
 // attributes that Python returned, and create rows or dials when the sentence changes.
 
-import { svg, html } from "./dom.js";
+import { html, setAttr, setText, svg } from "./dom.js";
 
 const $ = (root, selector) => root.querySelector(selector);
 
@@ -30,10 +30,10 @@ export function markValve(g, { index, word, open, can_turn: canTurn }) {
     for (const name of ["tabindex", "role", "aria-pressed", "aria-label"]) g.removeAttribute(name);
     return;
   }
-  g.setAttribute("tabindex", "0");
-  g.setAttribute("role", "button");
-  g.setAttribute("aria-pressed", String(!open));
-  g.setAttribute("aria-label", `Stopcock for ${word} (word ${index}): ${open ? "open" : "shut"}`);
+  setAttr(g, "tabindex", "0");
+  setAttr(g, "role", "button");
+  setAttr(g, "aria-pressed", String(!open));
+  setAttr(g, "aria-label", `Stopcock for ${word} (word ${index}): ${open ? "open" : "shut"}`);
 }
 
 /** Draw the bench (FIG-004) for one answer. */
@@ -41,12 +41,12 @@ export function renderDrawing(root, data) {
   const d = data.drawing;
   const drawing = $(root, ".bench-drawing");
   if (!drawing) return;
-  $(drawing, '[data-bind="summary"]').textContent = data.summary;
-  $(drawing, '[data-bind="carriage"]').setAttribute("transform", `translate(${d.carriage.x} 40)`);
-  $(drawing, '[data-bind="carriage-word"]').textContent = d.carriage.word;
+  setText($(drawing, '[data-bind="summary"]'), data.summary);
+  setAttr($(drawing, '[data-bind="carriage"]'), "transform", `translate(${d.carriage.x} 40)`);
+  setText($(drawing, '[data-bind="carriage-word"]'), d.carriage.word);
+  const strip = data.query.strip;
   drawing.querySelectorAll(".carriage .cell").forEach((cell, c) => {
-    const s = data.query.strip[c];
-    cell.setAttribute("class", `cell ${s.sign} l${s.level}`);
+    setAttr(cell, "class", `cell ${strip.signs[c]} l${strip.levels[c]}`);
   });
   const dials = $(drawing, '[data-bind="dials"]');
   const valves = $(drawing, '[data-bind="valves"]');
@@ -56,28 +56,28 @@ export function renderDrawing(root, data) {
   }
   d.dials.forEach((dial, j) => {
     const g = dials.children[j];
-    g.setAttribute("class", `dial ${dial.state} c${dial.colour}${dial.pinned ? " pinned" : ""}`);
-    $(g, ".needle").setAttribute("transform", `rotate(${dial.angle})`);
+    setAttr(g, "class", `dial ${dial.state} c${dial.colour}${dial.pinned ? " pinned" : ""}`);
+    setAttr($(g, ".needle"), "transform", `rotate(${dial.angle})`);
   });
   d.valves.forEach((valve, j) => {
     const g = valves.children[j];
-    g.setAttribute("class", `valve${valve.open ? " open" : " shut"}${valve.can_turn ? "" : " dead"} c${valve.colour}`);
-    $(g, ".stream").setAttribute("stroke-width", valve.flow);
+    setAttr(g, "class", `valve${valve.open ? " open" : " shut"}${valve.can_turn ? "" : " dead"} c${valve.colour}`);
+    setAttr($(g, ".stream"), "stroke-width", valve.flow);
     markValve(g, valve);
   });
   const manifold = $(drawing, '[data-bind="manifold"]');
-  manifold.setAttribute("x1", d.manifold[0]);
-  manifold.setAttribute("x2", d.manifold[1]);
-  $(drawing, '[data-bind="plate"]').textContent = d.plate;
+  setAttr(manifold, "x1", d.manifold[0]);
+  setAttr(manifold, "x2", d.manifold[1]);
+  setText($(drawing, '[data-bind="plate"]'), d.plate);
   const strata = $(drawing, '[data-bind="strata"]');
   if (strata.children.length !== d.strata.length) {
     strata.replaceChildren(...d.strata.map((s) => svg("rect", { "data-index": s.index, x: 340, width: 120 })));
   }
   d.strata.forEach((s, j) => {
     const rect = strata.children[j];
-    rect.setAttribute("class", `stratum c${s.colour}`);
-    rect.setAttribute("y", s.y);
-    rect.setAttribute("height", s.height);
+    setAttr(rect, "class", `stratum c${s.colour}`);
+    setAttr(rect, "y", s.y);
+    setAttr(rect, "height", s.height);
   });
   $(drawing, '[data-bind="strata-labels"]').replaceChildren(...d.strata.filter((s) => s.label)
     .map((s) => svg("text", { x: 472, y: s.label_y }, s.text)));
@@ -89,7 +89,7 @@ function rowNode(r) {
     html("th", { scope: "row" }, [html("span", { class: `swatch c${r.colour}`, "aria-hidden": "true" }),
       html("button", { type: "button", class: "row-choice" }, r.word)]),
     html("td", {}, [html("span", { class: "strip", role: "img" },
-      r.strip.map(() => html("span", { class: "cell" })))]),
+      r.strip.signs.map(() => html("span", { class: "cell" })))]),
     ...["dot", "scaled", "tempered", "exp"].map(() => html("td", { class: "num" })),
     html("td", { class: "weight" }, [
       svg("svg", { class: "bar", viewBox: "0 0 1 1", preserveAspectRatio: "none", "aria-hidden": "true", focusable: "false" },
@@ -105,46 +105,50 @@ export function renderTable(root, data, rebuild) {
   if (rebuild || tbody.children.length !== data.rows.length) tbody.replaceChildren(...data.rows.map(rowNode));
   data.rows.forEach((r, j) => {
     const tr = tbody.children[j];
-    tr.className = [r.is_query && "is-query", r.future && "future", r.shut && "shut"].filter(Boolean).join(" ");
+    setAttr(tr, "class", [r.is_query && "is-query", r.future && "future", r.shut && "shut"].filter(Boolean).join(" "));
     const cells = tr.children;
-    ["dot", "scaled", "tempered", "exp"].forEach((key, k) => { cells[3 + k].textContent = r[key].text; });
-    $(cells[7], ".bar-fill").setAttribute("width", r.weight.value);
-    $(cells[7], ".num").textContent = r.weight.text;
+    ["dot", "scaled", "tempered", "exp"].forEach((key, k) => { setText(cells[3 + k], r[key].text); });
+    setAttr($(cells[7], ".bar-fill"), "width", r.weight.value);
+    setText($(cells[7], ".num"), r.weight.text);
     const strip = $(cells[2], ".strip");
-    strip.setAttribute("aria-label", "terms " + r.strip.map((c) => c.term).join(", "));
-    r.strip.forEach((c, k) => { strip.children[k].className = `cell ${c.sign} l${c.level}`; });
-    $(tr, "button").setAttribute("aria-pressed", String(r.is_query));
+    setAttr(strip, "aria-label", "terms " + r.strip.terms);
+    r.strip.signs.forEach((sign, k) => setAttr(strip.children[k], "class", `cell ${sign} l${r.strip.levels[k]}`));
+    setAttr($(tr, "button"), "aria-pressed", String(r.is_query));
   });
-  for (const el of root.querySelectorAll('[data-bind="query-word"]')) el.textContent = data.query.word;
+  for (const el of root.querySelectorAll('[data-bind="query-word"]')) setText(el, data.query.word);
 }
 
-/** Fill the attention matrix (FIG-006) for one answer. */
-export function renderMatrix(root, data, rebuild) {
+const sameMatrix = (a, b) => ["sentence", "head", "temperature", "shut"]
+  .every((k) => JSON.stringify(a.state[k]) === JSON.stringify(b.state[k]));
+
+/** Fill the attention matrix (FIG-006) for one answer; `before` is the answer drawn last. */
+export function renderMatrix(root, data, before) {
   const table = $(root, 'table[data-bind="matrix"]');
   if (!table) return;
   const words = data.sentence.words;
-  if (rebuild || table.tBodies[0].rows.length !== words.length) {
+  const body = table.tBodies[0];
+  if (!before || before.state.sentence !== data.state.sentence || body.rows.length !== words.length) {
     table.tHead.rows[0].replaceChildren(html("td"), ...words.map((w) =>
       html("th", { scope: "col", class: "col-word" }, [html("span", {}, w)])));
-    table.tBodies[0].replaceChildren(...words.map((w, r) => html("tr", { "data-index": r }, [
+    body.replaceChildren(...words.map((w, r) => html("tr", { "data-index": r }, [
       html("th", { scope: "row" }, [html("span", { class: `swatch c${r % 8}`, "aria-hidden": "true" }), w]),
-      ...words.map((_, c) => html("td", { "data-col": c, tabindex: "-1" })),
+      ...words.map((_, c) => html("td", { "data-col": c, tabindex: r + c === 0 ? "0" : "-1" })),
     ])));
-    const first = table.tBodies[0].rows[0].cells[1];
-    first.tabIndex = 0;
+    before = null;
   }
   table.classList.toggle("compact", words.length > 12);
+  for (const tr of body.rows) tr.classList.toggle("is-query", Number(tr.dataset.index) === data.query.index);
+  if (before && sameMatrix(before, data)) return; // only the query moved: the weights are the same
   data.matrix.forEach((row, r) => {
-    const tr = table.tBodies[0].rows[r];
-    tr.classList.toggle("is-query", r === data.query.index);
+    const cells = body.rows[r].cells;
     row.forEach((cell, c) => {
-      const td = tr.cells[c + 1];
-      td.className = cell ? `m l${cell[1]}` : "m masked";
-      td.textContent = cell ? cell[0] : "";
-      td.setAttribute("aria-label", cell ? `${words[r]} → ${words[c]}: ${cell[0]}` : `${words[r]} → ${words[c]}: masked`);
+      const td = cells[c + 1];
+      setAttr(td, "class", cell ? `m l${cell[1]}` : "m masked");
+      if (cell) setText(td, cell[0]);
+      else if (td.textContent !== "masked") td.replaceChildren(html("span", { class: "visually-hidden" }, "masked"));
     });
   });
-  for (const el of root.querySelectorAll('[data-bind="head"]')) el.textContent = data.head.name;
+  for (const el of root.querySelectorAll('[data-bind="head"]')) setText(el, data.head.name);
 }
 
 function renderControls(root, data) {
@@ -158,17 +162,17 @@ function renderControls(root, data) {
   if (t !== focused) t.value = data.temperature.text;
   const slider = $(form, 'input[type="range"]');
   if (slider !== focused) slider.value = data.slider;
-  slider.setAttribute("aria-valuetext", `T = ${data.temperature.text}`);
-  $(root, '[data-bind="behaviour"]').textContent = data.head.behaviour;
-  for (const el of root.querySelectorAll('[data-bind="head"]')) el.textContent = data.head.name;
-  for (const el of root.querySelectorAll('[data-bind="query-word"]')) el.textContent = data.query.word;
+  setAttr(slider, "aria-valuetext", `T = ${data.temperature.text}`);
+  setText($(root, '[data-bind="behaviour"]'), data.head.behaviour);
+  for (const el of root.querySelectorAll('[data-bind="head"]')) setText(el, data.head.name);
+  for (const el of root.querySelectorAll('[data-bind="query-word"]')) setText(el, data.query.word);
 }
 
 function renderHeads(root, data) {
   for (const card of root.querySelectorAll(".head-card")) {
     const current = card.dataset.head === data.head.name;
     card.classList.toggle("is-current", current);
-    $(card, ".use-head").setAttribute("aria-pressed", String(current));
+    setAttr($(card, ".use-head"), "aria-pressed", String(current));
   }
 }
 
@@ -177,16 +181,16 @@ const MESSAGE_SLOTS = { sentence: "#bench-sentence-msg", temperature: "#bench-t-
 function renderErrors(root, problems) {
   for (const selector of Object.values(MESSAGE_SLOTS)) {
     const slot = $(root, selector);
-    if (slot) slot.textContent = "";
+    if (slot) setText(slot, "");
   }
   for (const input of root.querySelectorAll(".bench-controls input")) input.removeAttribute("aria-invalid");
   const status = $(root, ".runtime-status");
   for (const { field, message } of problems) {
     const slot = $(root, MESSAGE_SLOTS[field] || "#none");
-    if (slot) slot.textContent = message;
-    else if (status && !$(document, MESSAGE_SLOTS[field] || "#none")) status.textContent = message;
+    if (slot) setText(slot, message);
+    else if (status && !$(document, MESSAGE_SLOTS[field] || "#none")) setText(status, message);
     const input = $(root, `.bench-controls input[name="${field}"]`);
-    if (input) input.setAttribute("aria-invalid", "true");
+    if (input) setAttr(input, "aria-invalid", "true");
   }
 }
 

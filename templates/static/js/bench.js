@@ -67,7 +67,10 @@ function wireMatrix(root, store) {
   });
   table.addEventListener("focusin", (event) => {
     const td = event.target.closest("td[data-col]");
-    if (td) readout.textContent = "query " + td.getAttribute("aria-label").replace(" → ", " → key ");
+    if (!td) return;
+    const query = td.parentElement.cells[0].textContent;
+    const key = table.tHead.rows[0].cells[td.cellIndex].textContent;
+    readout.textContent = `query ${query} → key ${key}: ${td.textContent}`;
   });
   table.addEventListener("keydown", (event) => {
     const td = event.target.closest("td[data-col]");
@@ -113,10 +116,10 @@ export function mount(root, store) {
   }
   let drawn = null;
   store.subscribe((state) => {
-    root.setAttribute("aria-busy", String(Boolean(state.pending)));
     if (!state.answer || state.answer === drawn) return;
     const answer = state.answer;
-    const rebuild = answer.ok && drawn?.ok && drawn.data.sentence.text !== answer.data.sentence.text;
+    const before = drawn?.ok ? drawn.data : null;
+    const rebuild = Boolean(before) && before.sentence.text !== answer.data?.sentence.text;
     drawn = answer;
     if (!answer.ok) return renderErrors(root, answer.errors);
     store.good = answer.data;
@@ -124,7 +127,7 @@ export function mount(root, store) {
     renderControls(root, answer.data);
     renderDrawing(root, answer.data);
     renderTable(root, answer.data, rebuild);
-    renderMatrix(root, answer.data, rebuild);
+    renderMatrix(root, answer.data, before);
     renderHeads(root, answer.data);
   });
 }

@@ -18,3 +18,14 @@ export function svg(tag, attributes = {}, children = []) {
 export function html(tag, attributes = {}, children = []) {
   return build(document.createElement(tag), attributes, children);
 }
+
+/** Set an element's text only when it changes, so an unchanged cell costs no layout. */
+export function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
+
+/** Set an attribute only when it changes. */
+export function setAttr(element, name, value) {
+  const text = String(value);
+  if (element.getAttribute(name) !== text) element.setAttribute(name, text);
+}

@@ -34,7 +34,6 @@ export function mount(root, store) {
   const status = root.querySelector(".runtime-status");
   let drawn = null;
   store.subscribe((state) => {
-    table.setAttribute("aria-busy", String(Boolean(state.pending)));
     if (!state.answer || state.answer === drawn) return;
     drawn = state.answer;
     if (state.answer.ok) render(root, state.answer.data);

@@ -102,7 +102,6 @@ export function mount(root, store) {
 
   let drawn = null;
   store.subscribe((state) => {
-    root.setAttribute("aria-busy", String(Boolean(state.pending)));
     if (!state.answer || state.answer === drawn) return;
     drawn = state.answer;
     if (state.answer.ok) {

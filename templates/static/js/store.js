@@ -20,8 +20,7 @@ export function createStore(initial, ask) {
     },
     /** Ask Python for an answer; only the newest request of this store is ever answered. */
     ask(request) {
-      this.set({ pending: true });
-      ask(request, (answer) => this.set({ pending: false, answer, request }));
+      ask(request, (answer) => this.set({ answer, request }));
     },
   };
 }
