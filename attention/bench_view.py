@@ -17,7 +17,7 @@ import numpy as np
 from . import bench, lab
 from .numbers import fixed, fixed_all, shown
 
-__all__ = ["BenchInputError", "WIDTH", "heads", "parse_sentence", "view"]
+__all__ = ["BenchInputError", "WIDTH", "heads", "matrix_weights", "parse_sentence", "view"]
 
 WIDTH = 800  # the drawing's width in SVG units; everything scales with the page
 DIAL_SPAN = 8.0  # a dial covers readings from the top reading down to DIAL_SPAN below it
@@ -190,6 +190,17 @@ def _head_state(words: tuple, head: str, t: float, closed: tuple) -> _HeadState:
     matrix = tuple(tuple(None if not allowed[r, c] or empty[r] else (texts[r][c], int(levels[r, c]))
                          for c in range(n)) for r in range(n))
     return _HeadState(causal, allowed, tr, X @ h.W_Q, X @ h.W_K, matrix)
+
+
+def matrix_weights(sentence=None, head="coreference", temperature="1", slider=None,
+                   shut=None, **_) -> list[list[float]]:
+    """Return the current head's full attention matrix at full precision (0 where masked)."""
+    words = list(bench.DEFAULT_SENTENCE) if sentence is None else parse_sentence(sentence)
+    if not isinstance(head, str) or head not in bench.HEADS:
+        raise BenchInputError("head", f"Choose one of the heads: {', '.join(bench.HEADS)}.")
+    t = _temperature(temperature, slider)
+    hs = _head_state(tuple(words), head, t, tuple(_shut(shut, len(words))))
+    return np.where(hs.allowed, hs.trace.weights, 0.0).tolist()
 
 
 def _rows(words, tr, q, K, i, allowed, causal, closed) -> list[dict]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 
-from . import bench_view, figures, lab
+from . import bench_view, export, figures, lab, urlstate
 
 __all__ = ["MAX_REQUEST", "handle", "handle_json"]
 
@@ -33,50 +33,69 @@ class RequestError(ValueError):
         self.field = field
 
 
-def _fig_002(request: dict) -> dict:
+def _fig_002(state: dict) -> dict:
     """Answer FIG-002 for a query token."""
-    query = request.get("query", "rises")
+    query = state.get("query", "rises")
     if not isinstance(query, str):
         raise RequestError("The query must be a token name.", "query")
     return figures.fig_002(query)
 
 
-def _lab(request: dict) -> dict:
-    """Answer the lab for the reader's query, switches and temperature."""
-    return lab.view(
-        query=request.get("query", ["1", "1"]),
-        mask=request.get("mask"),
-        temperature=request.get("temperature", "1"),
-        move=request.get("move"),
-        pad=request.get("pad"),
-        slider=request.get("slider"),
-    )
+def _export(state: dict) -> dict:
+    """Answer a download: a figure's numbers for a state (given as the figure's own state,
+    or as the page's URL parameters), as CSV text and as JSON."""
+    of, figure_state = state.get("of"), state.get("state", {})
+    of = of if isinstance(of, str) else ""
+    if "url" in state:
+        source = export.URL_STATE.get(of, of)
+        url_state = _url_state(source, state["url"]) if source in urlstate.PARAMETERS else ({}, [])
+        figure_state = url_state[0]
+    if not isinstance(figure_state, dict):
+        raise RequestError("The state to export must be an object.", "state")
+    table = export.export(of, figure_state)
+    return {"filename": f"attention-bench-{of}", "csv": export.to_csv(table), "json": table}
 
 
-def _bench(request: dict) -> dict:
-    """Answer the bench for the reader's sentence, head, query, temperature and stopcocks."""
-    return bench_view.view(**{k: v for k, v in request.items() if k != "figure"})
-
-
-FIGURES = {
-    "bench": (_bench, {"sentence", "head", "query", "temperature", "slider", "shut"}),
+FIGURES = {  # name: (builder taking the state as a dict, the fields a request may set)
+    "bench": (lambda state: bench_view.view(**state),
+              {"sentence", "head", "query", "temperature", "slider", "shut"}),
+    "export": (_export, {"of", "state", "url"}),
     "fig-002": (_fig_002, {"query"}),
-    "lab": (_lab, {"query", "mask", "temperature", "move", "pad", "slider"}),
+    "lab": (lambda state: lab.view(**state), {"query", "mask", "temperature", "move", "pad", "slider"}),
 }
 
 
+def _url_state(name: str, params) -> tuple[dict, list[str]]:
+    """Read a figure's state from the page's URL parameters (a flat object of strings)."""
+    if not isinstance(params, dict) or len(params) > 20:
+        raise RequestError("The URL state must be an object of parameters.", "url")
+    return urlstate.from_url(name, params)
+
+
 def handle(request) -> dict:
-    """Answer one decoded request; raise RequestError or LabInputError on bad input."""
+    """Answer one decoded request; raise RequestError, LabInputError or BenchInputError."""
     if not isinstance(request, dict):
         raise RequestError("A request must be a JSON object.")
     name = request.get("figure")
     if not isinstance(name, str) or name not in FIGURES:
         raise RequestError(f"Unknown figure; expected one of {', '.join(FIGURES)}.", "figure")
     builder, fields = FIGURES[name]
-    unknown = sorted(set(request) - fields - {"figure"}, key=str)
+    state = {k: v for k, v in request.items() if k != "figure"}
+    allowed = fields | ({"url"} if name in urlstate.PARAMETERS else set())
+    unknown = sorted(set(state) - allowed, key=str)
     if unknown:
         raise RequestError(f"Unknown field {str(unknown[0])[:40]!r} for {name}.", str(unknown[0])[:40])
-    return {"ok": True, "figure": name, "data": builder(request)}
+    notices = []
+    if "url" in state and name in urlstate.PARAMETERS:
+        if len(state) > 1:
+            raise RequestError("Send either the URL state or the figure's state, not both.", "url")
+        state, notices = _url_state(name, state["url"])
+    data = builder(state)
+    answer = {"ok": True, "figure": name, "data": data}
+    if name in urlstate.PARAMETERS:
+        answer["url"] = urlstate.to_url(name, data)
+        answer["notices"] = notices
+    return answer
 
 
 def _depth(text: str) -> int:

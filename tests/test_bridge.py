@@ -18,7 +18,8 @@ def ask(request) -> dict:
 def test_fig_002_answers_match_the_figure_builder():
     for token in ("grid", "load", "rises"):
         answer = ask({"figure": "fig-002", "query": token})
-        assert answer == {"ok": True, "figure": "fig-002", "data": figures.fig_002(token)}
+        assert answer == {"ok": True, "figure": "fig-002", "data": figures.fig_002(token),
+                          "url": {"query": token}, "notices": []}
 
 
 def test_lab_answers_carry_every_stage():
@@ -125,3 +126,14 @@ def test_fuzzed_requests_never_crash_or_show_nan(request_):
 @given(st.text(max_size=200))
 def test_fuzzed_text_never_crashes(text):
     check_answer(bridge.handle_json(text))
+
+
+def test_url_state_and_exports_through_the_bridge():
+    answer = ask({"figure": "bench", "url": {"head": "sink", "t": "abc"}})
+    assert answer["ok"] and answer["data"]["head"]["name"] == "sink"
+    assert answer["notices"] == ["Ignored t=abc: “abc” is not a number."]
+    assert answer["url"]["head"] == "sink" and answer["url"]["t"] == "1"
+    assert ask({"figure": "bench", "url": {}, "head": "sink"})["errors"][0]["field"] == "url"
+    download = ask({"figure": "export", "of": "bench-matrix", "url": {"head": "sink"}})["data"]
+    assert download["json"]["head"] == "sink" and download["csv"].startswith("query_j,query_word")
+    assert ask({"figure": "export", "of": "fig-001", "url": {"x": "1"}})["ok"]
