@@ -4,6 +4,8 @@
     python build.py                  build into site/
     python build.py serve [--port N] build, then serve on http://127.0.0.1:N/
     python build.py benchmark        print build time and page weight against the targets
+    python build.py fragment ID [--url "query=grid"] [--output FILE] [--css]
+                                     write one figure's static HTML (for pages without frames)
 """
 
 from __future__ import annotations
@@ -18,10 +20,33 @@ from sitebuild.serve import make_server
 from sitebuild.site import ROOT, build
 
 
+def _fragment(args) -> int:
+    """Write one figure's static HTML to a file or to standard output."""
+    from sitebuild.fragment import fragment
+
+    try:
+        html = fragment(args.figure or "", args.url, args.site_url, args.css)
+    except BuildError as exc:
+        print(f"fragment failed: {exc}", file=sys.stderr)
+        return 1
+    if args.output:
+        args.output.write_text(html, encoding="utf-8")
+        print(f"wrote {args.figure} to {args.output}")
+    else:
+        sys.stdout.write(html)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the process exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", nargs="?", default="build", choices=["build", "serve", "benchmark"])
+    parser.add_argument("command", nargs="?", default="build",
+                        choices=["build", "serve", "benchmark", "fragment"])
+    parser.add_argument("figure", nargs="?", help="fragment: the figure's embed ID, e.g. fig-002")
+    parser.add_argument("--url", default="", help="fragment: URL parameters of the state")
+    parser.add_argument("--output", type=Path, help="fragment: file to write (default: stdout)")
+    parser.add_argument("--css", action="store_true", help="fragment: include the stylesheet")
+    parser.add_argument("--site-url", default="", help="fragment: the site's address, for links")
     parser.add_argument("--out", type=Path, default=ROOT / "site", help="output folder")
     parser.add_argument("--port", type=int, default=8000, help="port for serve")
     parser.add_argument("--no-browser", action="store_true",
@@ -29,6 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cdn", action="store_true",
                         help="load Pyodide from the official CDN instead of shipping it")
     args = parser.parse_args(argv)
+    if args.command == "fragment":
+        return _fragment(args)
     if args.command == "benchmark":
         from sitebuild.benchmark import main as benchmark
 

@@ -14,6 +14,7 @@ from markupsafe import Markup, escape
 
 from attention.numbers import spelled
 
+from . import embeds
 from .claims import Citation, Ledger
 from .errors import BuildError
 from .lint import check_no_typed_numbers
@@ -73,6 +74,7 @@ def make_env(templates: Path) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.globals["embeds"] = {e.id: e for e in embeds.registry()}
     env.filters["spelled"] = spelled
     env.filters["latex_vector"] = lambda s: "[" + ",".join(s["text"][1:-1].split(", ")) + "]"
     env.filters["bmatrix"] = lambda rows: (
@@ -136,15 +138,21 @@ class PageRenderer:
         """Return a section's source line: what it rests on and the claims it makes."""
         return self._block(f'<p class="source">{escape(label)} {self.cite(*claim_ids)}</p>')
 
-    def figure(self, figure_id: str, state: dict | None = None, **extra) -> str:
-        """Return a figure rendered at build time from the core's data for a state;
-        extra values (such as claim IDs) go to the figure's template."""
+    def figure(self, figure_id: str, state: dict | None = None) -> str:
+        """Return a figure rendered at build time from the core's data for a state."""
+        return self._block(self.figure_html(figure_id, state))
+
+    def figure_html(self, figure_id: str, state: dict | None = None, page: Page | None = None,
+                    embed: str = "") -> str:
+        """Render one figure's HTML; for an embed page (embed=id) its citations are not
+        recorded, since the chapter is the place that cites them."""
         if figure_id not in self.figures:
             raise LookupError(f"unknown figure ID {figure_id!r}; known: {', '.join(self.figures)}")
+        if page is not None:
+            self._page, self._citations = page, []
         data = self.figures[figure_id](**(state or {}))
         template = self.env.get_template(f"figures/{figure_id.lower()}.html")
-        html = template.render(fig=data, root=self._page.root, cite=self.cite, **extra)
-        return self._block(html)
+        return template.render(fig=data, root=self._page.root, cite=self.cite, embed=embed)
 
     def render(self, page: Page, context: dict) -> Rendered:
         """Render one Markdown page to an HTML fragment, or raise BuildError with file and line."""

@@ -12,7 +12,7 @@ from markupsafe import Markup
 
 from attention import figures
 
-from . import runtime, wheel
+from . import embeds, runtime, wheel
 from .claims import Ledger, check_all_cited, load_ledger
 from .errors import BuildError
 from .render import Page, PageRenderer, Rendered, make_env, read_front_matter
@@ -35,6 +35,7 @@ class Inputs:
     home: Page
     chapters: tuple[Page, ...]
     claims_page: Page
+    guide_page: Page
     ledger: Ledger
     toy: dict
     runtime_files: tuple[Path, ...]  # verified Pyodide files to copy; empty when using the CDN
@@ -66,10 +67,14 @@ def gather(templates: Path = TEMPLATES, cdn: bool = False) -> Inputs:
     chapters = tuple(_chapter(s, templates / "chapters" / f"{s}.md") for s in CHAPTERS)
     claims = Page("claims", "Claims & sources", "Every claim the chapters make: what kind of "
                   "claim it is, where it comes from, and where it is cited.", None)
+    guide = Page("embed", "Embed the figures", "For teachers: put any figure of this site into a "
+                 "course page, link students to an exact state, or download a figure's numbers.",
+                 None)
     return Inputs(
         home=_chapter("", templates / "chapters" / "index.md"),
         chapters=chapters,
         claims_page=claims,
+        guide_page=guide,
         ledger=load_ledger(templates / "claims.toml"),
         toy={**figures.toy_context(), "bench": figures.bench_context()},
         runtime_files=_runtime_files(cdn),
@@ -87,6 +92,27 @@ def _runtime_attributes(inputs: Inputs, root: str) -> dict[str, str]:
     }
 
 
+def _scripts(body: str) -> list[str]:
+    """Return the modules a page needs: none unless it has a figure to make live or share."""
+    if "data-embed-entry=" in body:
+        return ["js/guide.js"]
+    return ["js/page.js"] if 'data-widget="' in body or 'data-embed="' in body else []
+
+
+def _embed_pages(inputs: Inputs, renderer: PageRenderer, env, nav) -> dict[str, str]:
+    """Render site/embed/<id>/ for every embeddable figure."""
+    layout, out = env.get_template("embed.html"), {}
+    for embed in embeds.registry():
+        page = Page(embed.url.rstrip("/"), embed.title, "", None)
+        chapter = next(c for c in nav if c.slug == embed.chapter)
+        body = renderer.figure_html(embed.figure, page=page, embed=embed.id)
+        out[embed.url + "index.html"] = layout.render(
+            embed=embed, chapter=chapter, body=Markup(body), root=page.root,
+            scripts=_scripts(body) + ["js/embed.js"], runtime=_runtime_attributes(inputs, page.root),
+            asset=lambda name: f"static/{name}")
+    return out
+
+
 def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
     """Render every page in memory; return {path below the site root: HTML}."""
     env = make_env(templates)
@@ -102,6 +128,9 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
     check_all_cited(inputs.ledger)
     claims_body = env.get_template("claims.html").render(ledger=inputs.ledger, root="../")
     rendered.append(Rendered(inputs.claims_page, claims_body))
+    guide = env.get_template("embed-guide.html").render(
+        embeds=embeds.registry(), root="../", chapters={c.slug: c for c in nav})
+    rendered.append(Rendered(inputs.guide_page, guide))
     layout = env.get_template("layout.html")
     out = {}
     for r in rendered:
@@ -114,10 +143,11 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
             number=i or None,
             prev=nav[i - 1] if i else None,
             next=nav[i + 1] if i is not None and i + 1 < len(nav) else None,
-            scripts=["js/page.js"] if 'data-widget="' in r.body else [],
+            scripts=_scripts(r.body),
             runtime=_runtime_attributes(inputs, r.page.root),
             asset=lambda name: f"static/{name}",
         )
+    out.update(_embed_pages(inputs, renderer, env, nav))
     return out
 
 

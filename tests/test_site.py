@@ -89,7 +89,9 @@ def test_chapters_have_the_expected_equations(built_site):
 
 
 def test_every_internal_link_and_anchor_resolves(built_site):
-    pages = {p: parse(read(built_site, p)) for p in PAGES}
+    pages = {p.relative_to(built_site).as_posix(): parse(p.read_text(encoding="utf-8"))
+             for p in built_site.rglob("*.html")}
+    assert set(PAGES) <= set(pages) and len(pages) >= 14
     for page, parsed in pages.items():
         for href in parsed.links:
             if urlsplit(href).scheme:
@@ -195,3 +197,21 @@ def test_successful_rebuild_replaces_the_site(templates, tmp_path):
     build(out, templates)
     assert not (out / "stale.html").exists()
     assert (out / "mixture" / "index.html").is_file()
+
+
+def test_the_guide_lists_every_embed_page_and_nothing_else(built_site):
+    guide = read(built_site, "embed/index.html")
+    listed = set(re.findall(r'data-embed-entry="([^"]+)"', guide))
+    pages = {p.parent.name for p in (built_site / "embed").glob("*/index.html")}
+    assert listed == pages
+    assert listed >= {"fig-001", "fig-002", "lab", "bench", "bench-matrix"}
+    for embed_id in listed:
+        page = read(built_site, f"embed/{embed_id}/index.html")
+        assert f'data-embed="{embed_id}"' in page  # the figure itself
+        assert "embed-source" in page and 'target="_blank"' in page  # a way back to the chapter
+
+
+def test_embed_pages_show_the_same_numbers_as_the_chapters(built_site):
+    embedded = "".join(parse(read(built_site, "embed/fig-002/index.html")).parts)
+    for number in SEED_MIXTURE_TABLE[:7]:
+        assert number in embedded

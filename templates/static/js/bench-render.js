@@ -36,8 +36,8 @@ export function markValve(g, { index, word, open, can_turn: canTurn }) {
   setAttr(g, "aria-label", `Stopcock for ${word} (word ${index}): ${open ? "open" : "shut"}`);
 }
 
-/** Draw the bench (FIG-004) for one answer. */
-export function renderDrawing(root, data) {
+/** Draw the bench (FIG-004) for one answer; `rebuild` when the sentence changed. */
+export function renderDrawing(root, data, rebuild) {
   const d = data.drawing;
   const drawing = $(root, ".bench-drawing");
   if (!drawing) return;
@@ -50,7 +50,7 @@ export function renderDrawing(root, data) {
   });
   const dials = $(drawing, '[data-bind="dials"]');
   const valves = $(drawing, '[data-bind="valves"]');
-  if (dials.children.length !== d.dials.length) {
+  if (rebuild || dials.children.length !== d.dials.length) {
     dials.replaceChildren(...d.dials.map((dial) => dialNode(dial, d)));
     valves.replaceChildren(...d.valves.map((valve) => valveNode(valve, d)));
   }
@@ -70,7 +70,7 @@ export function renderDrawing(root, data) {
   setAttr(manifold, "x2", d.manifold[1]);
   setText($(drawing, '[data-bind="plate"]'), d.plate);
   const strata = $(drawing, '[data-bind="strata"]');
-  if (strata.children.length !== d.strata.length) {
+  if (rebuild || strata.children.length !== d.strata.length) {
     strata.replaceChildren(...d.strata.map((s) => svg("rect", { "data-index": s.index, x: 340, width: 120 })));
   }
   d.strata.forEach((s, j) => {

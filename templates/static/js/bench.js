@@ -115,17 +115,19 @@ export function mount(root, store) {
       { type: "button", className: "row-choice", textContent: word }));
   }
   let drawn = null;
+  let shownSentence = JSON.parse(root.dataset.state).sentence; // what the markup shows now
   store.subscribe((state) => {
     if (!state.answer || state.answer === drawn) return;
     const answer = state.answer;
     const before = drawn?.ok ? drawn.data : null;
-    const rebuild = Boolean(before) && before.sentence.text !== answer.data?.sentence.text;
     drawn = answer;
     if (!answer.ok) return renderErrors(root, answer.errors);
+    const rebuild = answer.data.sentence.text !== shownSentence;
+    shownSentence = answer.data.sentence.text;
     store.good = answer.data;
     renderErrors(root, []);
     renderControls(root, answer.data);
-    renderDrawing(root, answer.data);
+    renderDrawing(root, answer.data, rebuild);
     renderTable(root, answer.data, rebuild);
     renderMatrix(root, answer.data, before);
     renderHeads(root, answer.data);

@@ -1,4 +1,4 @@
-// Mount every interactive figure on the page and start Python after first paint.
+// Mount every interactive figure, start Python after first paint, keep the address in step.
 
 import { createStore } from "./store.js";
 import * as runtime from "./runtime.js";
@@ -6,8 +6,10 @@ import * as fig002 from "./fig002.js";
 import * as lab from "./lab.js";
 import * as predict from "./predict.js";
 import * as bench from "./bench.js";
+import * as share from "./share.js";
 
 const WIDGETS = { "fig-002": fig002, lab, predict, bench };
+const URL_STATE = { "fig-002": "fig-002", lab: "lab", bench: "bench" }; // widget: figure name
 
 const STATUS_TEXT = {
   loading: "Loading Python in your browser… The figure shows the values computed when the site was built.",
@@ -22,12 +24,37 @@ function showStatus(element, { state, reason }) {
   element.textContent = STATUS_TEXT[state].replace("{reason}", reason);
 }
 
+/** Write a figure's state into the address, so a copied link reopens it. */
+function keepAddress(answer) {
+  if (!answer.ok || !answer.url) return;
+  const query = new URLSearchParams(answer.url).toString();
+  history.replaceState(history.state, "", `${location.pathname}${query ? `?${query}` : ""}${location.hash}`);
+}
+
+/** Show which URL parameters were ignored, and why (as text: never as markup). */
+function showNotices(root, answer) {
+  const slot = root.querySelector(".state-notice");
+  if (!slot || !answer.notices) return;
+  slot.textContent = answer.notices.join(" ");
+  slot.hidden = answer.notices.length === 0;
+}
+
 // Figures of one group (data-group) share a store: one state, drawn several ways.
 const stores = new Map();
 function storeFor(root, index) {
   const name = root.dataset.group || `${root.dataset.widget}-${index}`;
   if (!stores.has(name)) {
-    stores.set(name, createStore({}, (request, answer) => runtime.request(name, request, answer)));
+    const store = createStore({}, (request, answer) => runtime.request(name, request, (reply) => {
+      keepAddress(reply);
+      showNotices(store.first, reply);
+      answer(reply);
+    }));
+    store.first = root;
+    stores.set(name, store);
+    const figure = URL_STATE[root.dataset.widget];
+    if (figure && location.search) { // a shared link: ask Python to read its state
+      store.ask({ figure, url: Object.fromEntries(new URLSearchParams(location.search)) });
+    }
   }
   return stores.get(name);
 }
@@ -44,6 +71,7 @@ for (const root of document.querySelectorAll("[data-widget]")) {
     store.set({ runtime: s.state });
   });
 }
+for (const root of document.querySelectorAll("[data-embed]")) share.mount(root);
 
 // Start the runtime when the browser is idle after first paint, or as soon as an
 // interactive figure scrolls into view, whichever comes first.

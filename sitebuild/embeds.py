@@ -1,0 +1,71 @@
+"""Every figure a teacher can embed: where it lives, how tall it is, what its URL can set."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from attention import bench, lab, toy
+
+
+@dataclass(frozen=True)
+class Param:
+    """One URL parameter of an embed."""
+
+    name: str
+    meaning: str
+    values: str
+
+
+@dataclass(frozen=True)
+class Embed:
+    """One embeddable figure: site/embed/<id>/."""
+
+    id: str
+    figure: str  # the figure ID in the chapters, e.g. "FIG-002"
+    chapter: str  # the chapter's slug
+    title: str
+    height: int  # pixels: fits the default state at every width from 360 px up, no inner scrollbar
+    params: tuple[Param, ...] = ()
+    live: bool = True
+
+    @property
+    def url(self) -> str:
+        """Return the embed page's path below the site root."""
+        return f"embed/{self.id}/"
+
+
+def _bench_params() -> tuple[Param, ...]:
+    """The bench's URL parameters, with ranges read from the core."""
+    limits = lab.limits()
+    return (
+        Param("sentence", "the words, separated by spaces",
+              f"up to {bench.MAX_WORDS} words from the bench's {len(bench.LEXICON)}-word lexicon"),
+        Param("head", "which head", ", ".join(bench.HEADS)),
+        Param("query", "the position of the query word, counting from 0",
+              "0 to the number of words minus 1"),
+        Param("t", "the temperature T", f"{limits['t_low']} to {limits['t_high']}"),
+        Param("shut", "stopcocks shut by the reader, as word positions", "for example 0,2"),
+    )
+
+
+def registry() -> tuple[Embed, ...]:
+    """Return every embed, in the order the guide lists them."""
+    limits = lab.limits()
+    bench_params = _bench_params()
+    return (
+        Embed("fig-001", "FIG-001", "roles", "One input row, three projected roles", 600,
+              live=False),
+        Embed("fig-002", "FIG-002", "mixture", "Weights choose a mixture", 880,
+              (Param("query", "the query token", ", ".join(toy.TOKENS)),)),
+        Embed("lab", "FIG-003", "lab", "The lab: one query against three keys", 1650, (
+            Param("q", "the query's two coordinates", f"each from −{limits['query']} to "
+                                                      f"{limits['query']}, for example 0,0"),
+            Param("mask", "which keys are allowed (1) or blocked (0)", "for example 1,0,1"),
+            Param("t", "the temperature T", f"{limits['t_low']} to {limits['t_high']}"))),
+        Embed("bench", "FIG-004", "bench", "The bench", 1450, bench_params),
+        Embed("bench-table", "FIG-005", "bench", "The bench's full working", 900, bench_params),
+        Embed("bench-matrix", "FIG-006", "bench", "The bench's attention matrix", 700,
+              bench_params),
+        Embed("bench-heads", "FIG-007", "bench", "Four heads and their weights", 1100,
+              live=False),
+    )

@@ -1,0 +1,115 @@
+// "Share and download" on every figure: the link and embed code for the state on screen,
+// and the figure's numbers (computed by Python) as CSV or JSON, its drawing as SVG.
+
+import { html } from "./dom.js";
+import * as runtime from "./runtime.js";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const STYLE = ["fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray", "stroke-linecap",
+  "stroke-linejoin", "opacity", "font-family", "font-size", "font-weight", "text-anchor", "visibility"];
+
+/** The site's root URL, wherever it is hosted. */
+function siteRoot() {
+  return new URL(document.body.dataset.root || "./", location.href).href;
+}
+
+/** A link that reopens this figure in its chapter, in the state on screen. */
+export function deepLink(root) {
+  const chapter = document.querySelector(".embed-source a");
+  const base = chapter ? new URL(chapter.getAttribute("href"), location.href) : new URL(location.href);
+  base.search = location.search;
+  base.hash = root.id;
+  return base.href;
+}
+
+/** The iframe snippet for this figure in the state on screen. */
+export function embedCode(root) {
+  const src = `${siteRoot()}embed/${root.dataset.embed}/${location.search}`;
+  const title = root.querySelector(".fig-title").textContent.replace(/\s+/g, " ").trim();
+  return `<iframe src="${src}" title="${title.replace(/"/g, "&quot;")} (Attention Bench)" width="100%" ` +
+    `height="${root.dataset.embedHeight}" style="border:0" loading="lazy" data-attention-bench></iframe>`;
+}
+
+/** A standalone SVG file of a drawing: every computed style written into attributes. */
+export function standaloneSvg(svg) {
+  const clone = svg.cloneNode(true);
+  const originals = [svg, ...svg.querySelectorAll("*")];
+  const copies = [clone, ...clone.querySelectorAll("*")];
+  originals.forEach((element, i) => {
+    const computed = getComputedStyle(element);
+    for (const name of STYLE) copies[i].setAttribute(name, computed.getPropertyValue(name));
+    copies[i].removeAttribute("class");
+    copies[i].removeAttribute("tabindex");
+  });
+  clone.setAttribute("xmlns", SVG_NS);
+  clone.setAttribute("width", svg.viewBox.baseVal.width);
+  clone.setAttribute("height", svg.viewBox.baseVal.height);
+  return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(clone);
+}
+
+function download(name, type, text) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = html("a", { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+async function copy(text, output, status) {
+  output.value = text;
+  output.hidden = false;
+  output.select();
+  try {
+    await navigator.clipboard.writeText(text);
+    status.textContent = "Copied.";
+  } catch {
+    status.textContent = "Select the text above and copy it.";
+  }
+}
+
+function exportNumbers(root, format, status) {
+  status.textContent = "Computing the numbers…";
+  const url = Object.fromEntries(new URLSearchParams(location.search));
+  runtime.request(`export-${root.id}`, { figure: "export", of: root.dataset.embed, url }, (answer) => {
+    if (!answer.ok) {
+      status.textContent = answer.errors.map((e) => e.message).join(" ");
+      return;
+    }
+    const { filename, csv, json } = answer.data;
+    if (format === "csv") download(`${filename}.csv`, "text/csv", csv);
+    else download(`${filename}.json`, "application/json", JSON.stringify(json, null, 2) + "\n");
+    status.textContent = `Downloaded ${filename}.${format}.`;
+  });
+}
+
+export function mount(root) {
+  const drawing = root.querySelector("svg.bench-drawing, svg.value-plot");
+  const status = html("p", { class: "share-status", role: "status" });
+  const output = html("textarea", { class: "share-output", readonly: "", rows: "3", hidden: "",
+    "aria-label": "Text to copy" });
+  const button = (label, action) => {
+    const b = html("button", { type: "button" }, label);
+    b.addEventListener("click", action);
+    return b;
+  };
+  const tools = [
+    button("Copy link", () => copy(deepLink(root), output, status)),
+    button("Copy embed code", () => copy(embedCode(root), output, status)),
+  ];
+  if (root.dataset.embed !== "bench-heads") {
+    tools.push(button("Numbers as CSV", () => exportNumbers(root, "csv", status)));
+    tools.push(button("Numbers as JSON", () => exportNumbers(root, "json", status)));
+  }
+  if (drawing) {
+    tools.push(button("Drawing as SVG", () => {
+      download(`attention-bench-${root.dataset.embed}.svg`, "image/svg+xml", standaloneSvg(drawing));
+      status.textContent = "Downloaded the drawing.";
+    }));
+  }
+  const panel = html("details", { class: "share" }, [
+    html("summary", {}, "Share and download"),
+    html("div", { class: "share-tools" }, tools), output, status,
+  ]);
+  root.append(panel);
+}

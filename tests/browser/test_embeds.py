@@ -1,0 +1,173 @@
+"""Embeds in real Chromium: across origins, from deep links, against tampering, and downloads."""
+
+from __future__ import annotations
+
+import csv
+import json
+import threading
+import xml.etree.ElementTree as ET
+from urllib.parse import quote
+
+import pytest
+
+from attention import bench_view, export
+from sitebuild.embeds import registry
+from sitebuild.serve import make_server
+from tests.browser.conftest import watch
+from tests.browser.test_bench_page import expected_state, shown_state
+
+READY = '.runtime-status[data-state="ready"]'
+GUIDE_SCRIPT = """
+addEventListener("message", function (event) {
+  var data = event.data;
+  if (!data || data.type !== "attention-bench:height") return;
+  document.querySelectorAll("iframe[data-attention-bench]").forEach(function (frame) {
+    if (frame.contentWindow === event.source) frame.style.height = data.height + "px";
+  });
+});
+"""
+
+
+@pytest.fixture(scope="module")
+def course_page(tmp_path_factory, server):
+    """A course page on a second origin (another port) that embeds FIG-002 and the bench."""
+    folder = tmp_path_factory.mktemp("course")
+    (folder / "resize.js").write_text(GUIDE_SCRIPT)
+    (folder / "index.html").write_text(f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>A course page</title><link rel="icon" href="data:,"><script src="resize.js"></script></head><body><h1>Week 3</h1>
+<iframe id="one" src="{server}embed/fig-002/?query=grid" title="FIG-002" width="100%" height="300" data-attention-bench></iframe>
+<iframe id="two" src="{server}embed/bench/?head=sink&amp;query=3" title="The bench" width="100%" height="300" data-attention-bench></iframe>
+</body></html>""")
+    srv = make_server(folder, 0, quiet=True)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{srv.server_port}/"
+    srv.shutdown()
+    srv.server_close()
+
+
+def test_embeds_on_another_origin_compute_live_and_size_their_frames(browser, server, course_page):
+    assert course_page.split(":")[2] != server.split(":")[2]
+    context = browser.new_context(viewport={"width": 900, "height": 800})
+    w = watch(context, course_page)
+    w.page.goto(course_page)
+    one = w.page.frame_locator("#one")
+    one.locator(READY).wait_for(timeout=30000)
+    assert one.locator('[data-bind="query"]').inner_text() == "grid"
+    assert one.locator('#fig-002 [data-bind="output"]').inner_text() == "[0.802, 1.198]"
+    two = w.page.frame_locator("#two")
+    two.locator(READY).wait_for(timeout=30000)
+    assert two.locator('[data-bind="carriage-word"]').text_content() == "the"
+    heights = w.page.evaluate("""() => [...document.querySelectorAll('iframe')].map(f =>
+        [f.style.height, f.contentDocument === null])""")
+    for style_height, cross_origin in heights:
+        assert cross_origin and style_height.endswith("px") and int(style_height[:-2]) > 300
+    frame = w.page.frame(url=lambda u: "embed/fig-002" in u)
+    content = frame.evaluate("Math.ceil(document.documentElement.getBoundingClientRect().height)")
+    assert w.page.evaluate("document.getElementById('one').style.height") == f"{content}px"
+    assert w.console_errors == [] and w.page_errors == []
+    context.close()
+
+
+def test_a_bench_deep_link_reopens_the_exact_state(site_page):
+    page = site_page.page
+    sentence = "the teacher read the letter and then she left it"
+    page.goto(site_page.base + f"bench/?sentence={quote(sentence)}&head=coreference&query=7&t=0.5&shut=1")
+    page.wait_for_function("document.querySelector('#fig-004 [data-bind=\"plate\"]').textContent.includes('0.5')",
+                           timeout=30000)
+    assert shown_state(page) == expected_state(sentence=sentence, head="coreference", query=7,
+                                               temperature="0.5", shut=[1])
+    assert page.is_hidden("#fig-004 .state-notice")
+    # The address keeps the state as the reader changes it.
+    page.click('#fig-005 tr[data-index="2"]')
+    page.wait_for_function("location.search.includes('query=2')")
+    assert "head=coreference" in page.url and "t=0.5" in page.url and "shut=1" in page.url
+
+
+@pytest.mark.parametrize("params, name", [
+    ("t=abc", "t=abc"), ("t=-1", "t=-1"), ("head=%3Cscript%3Ewindow.__owned%3D1%3C%2Fscript%3E", "head=<script>"),
+    ("sentence=%3Cimg%20src%3Dx%20onerror%3D%22window.__owned%3D1%22%3E", "sentence=<img src=x"),
+    ("sentence=" + "a" * 10000, "sentence: longer than 500"),
+])
+def test_tampered_parameters_show_a_notice_and_keep_the_defaults(site_page, params, name):
+    page = site_page.page
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(site_page.base + "embed/bench/?" + params)
+    notice = page.locator("#fig-004 .state-notice")
+    notice.wait_for(state="visible", timeout=30000)
+    assert name in notice.inner_text()
+    drawing = ("needles", "dials", "strata", "query", "summary")  # this embed is the drawing alone
+    shown, expected = shown_state(page), expected_state()
+    assert {k: shown[k] for k in drawing} == {k: expected[k] for k in drawing}
+    assert page.evaluate("window.__owned") is None and dialogs == []
+    assert page.locator("#fig-004 img, #fig-004 script").count() == 0
+
+
+def test_downloads_equal_the_core_numbers(site_page):
+    page = site_page.page
+    page.goto(site_page.base + "lab/?q=0.5,-1&mask=1,0,1&t=0.7")
+    page.wait_for_function("document.querySelector('#lab-q1').value === '0.5'", timeout=30000)
+    page.click("#fig-003 .share summary")
+    expected = export.export("lab", {"query": ["0.5", "-1"], "mask": [True, False, True],
+                                     "temperature": "0.7"})
+    with page.expect_download() as info:
+        page.click("#fig-003 .share button:has-text('Numbers as CSV')")
+    rows = list(csv.reader(info.value.path().read_text(encoding="utf-8").splitlines()))
+    assert rows[0] == expected["columns"]
+    cell = lambda x: None if x == "" else {"True": True, "False": False}.get(x, x)  # noqa: E731
+    assert [[cell(x) for x in r[:2]] + [cell(x) if cell(x) is None else float(x) for x in r[2:]]
+            for r in rows[1:]] == expected["rows"]
+    assert rows[2][5] == ""  # the blocked key's "minus the largest" is minus infinity: no number
+    with page.expect_download() as info:
+        page.click("#fig-003 .share button:has-text('Numbers as JSON')")
+    assert json.loads(info.value.path().read_text(encoding="utf-8")) == json.loads(json.dumps(expected))
+
+
+def test_drawing_downloads_as_a_standalone_svg(site_page, browser, tmp_path):
+    page = site_page.page
+    page.goto(site_page.base + "bench/")
+    page.click("#fig-004 .share summary")
+    with page.expect_download() as info:
+        page.click("#fig-004 .share button:has-text('Drawing as SVG')")
+    path = tmp_path / "bench.svg"
+    info.value.save_as(path)
+    root = ET.parse(path).getroot()
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert root.get("width") == "800" and root.get("height") == "600"
+    assert "class" not in root.attrib and root.find(".//{http://www.w3.org/2000/svg}rect") is not None
+    viewer = browser.new_page()
+    errors = []
+    viewer.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    viewer.goto(path.as_uri())
+    assert viewer.evaluate("document.documentElement.namespaceURI") == "http://www.w3.org/2000/svg"
+    assert viewer.evaluate("document.documentElement.getBBox().width") > 100 and errors == []
+    viewer.close()
+
+
+def test_share_gives_the_deep_link_and_the_embed_code(site_page):
+    page = site_page.page
+    page.goto(site_page.base + "mixture/?query=load")
+    page.wait_for_function("document.querySelector('#fig-002 [data-bind=\"query\"]').textContent === 'load'",
+                           timeout=30000)
+    page.click("#fig-002 .share summary")
+    page.click("#fig-002 .share button:has-text('Copy link')")
+    assert page.input_value("#fig-002 .share-output") == site_page.base + "mixture/?query=load#fig-002"
+    page.click("#fig-002 .share button:has-text('Copy embed code')")
+    code = page.input_value("#fig-002 .share-output")
+    assert code.startswith(f'<iframe src="{site_page.base}embed/fig-002/?query=load"')
+    assert 'height="880"' in code and "data-attention-bench" in code
+
+
+@pytest.mark.parametrize("width", [360, 768, 1280])
+def test_each_embed_fits_its_suggested_height(browser, server, width):
+    context = browser.new_context(viewport={"width": width, "height": 400})
+    for embed in registry():
+        page = context.new_page()
+        page.goto(server + embed.url)
+        if embed.live:
+            page.wait_for_selector(READY, timeout=30000)
+        height = page.evaluate("Math.ceil(document.documentElement.getBoundingClientRect().height)")
+        assert height <= embed.height, f"{embed.id} at {width}px needs {height}px"
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.close()
+    context.close()
