@@ -70,7 +70,7 @@ def _boot(context, url: str) -> dict:
     """Open url and return time to ready and the longest main-thread task until then."""
     page = context.new_page()
     page.goto(url)
-    page.wait_for_function("window.__ready", timeout=60000)
+    page.wait_for_function("() => window.__ready", timeout=60000)
     result = page.evaluate("({ready: window.__ready, long: Math.max(0, ...window.__long)})")
     return {"page": page, **result}
 
@@ -126,7 +126,7 @@ def bench_clicks(browser, base: str, clicks: int = 60) -> dict:
     results["8 words"] = _clicks(page, [(row.format(1), word), (row.format(6), word)], clicks)
     page.fill("#bench-sentence", FORTY)
     page.press("#bench-sentence", "Enter")
-    page.wait_for_function("document.querySelectorAll('#fig-006 tbody tr').length === 40")
+    page.wait_for_function("() => document.querySelectorAll('#fig-006 tbody tr').length === 40")
     results["40 words"] = _clicks(page, [(row.format(5), word), (row.format(30), word)], clicks)
     context.close()
     return {name: {"median": statistics.median(v), "p95": _percentile(v, 95), "clicks": len(v)}

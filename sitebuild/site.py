@@ -8,14 +8,15 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import jinja2
 from markupsafe import Markup
 
 from attention import figures
 
-from . import embeds, runtime, wheel
+from . import embeds, offline, runtime, wheel
 from .claims import Ledger, check_all_cited, load_ledger
 from .errors import BuildError
-from .render import Page, PageRenderer, Rendered, make_env, read_front_matter
+from .render import Page, PageRenderer, Rendered, make_env, read_front_matter, template_error
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
@@ -58,7 +59,7 @@ def _runtime_files(cdn: bool) -> tuple[Path, ...]:
     try:
         folder = runtime.ensure_runtime(log=lambda line: print(line, flush=True))
     except runtime.RuntimeFetchError as exc:
-        raise BuildError(f"cannot get the Python runtime: {exc}") from None
+        raise BuildError(f"cannot get the Python runtime: {exc}", runtime.cache_root()) from None
     return tuple(folder / name for name in runtime.FILES)
 
 
@@ -82,6 +83,15 @@ def gather(templates: Path = TEMPLATES, cdn: bool = False) -> Inputs:
     )
 
 
+def csp(cdn: bool) -> str:
+    """Return the Content Security Policy of every page: nothing from elsewhere, no inline code."""
+    extra = " " + CDN.split("/pyodide/")[0] if cdn else ""
+    return ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'" + extra + "; "
+            "worker-src 'self'; connect-src 'self'" + extra + "; style-src 'self'; "
+            "img-src 'self'; font-src 'self'; frame-src 'self'; object-src 'none'; "
+            "base-uri 'self'; form-action 'none'")
+
+
 def _runtime_attributes(inputs: Inputs, root: str) -> dict[str, str]:
     """Return the body data attributes that tell runtime.js where everything is."""
     index = root + RUNTIME_DIR if inputs.runtime_files else CDN
@@ -95,8 +105,9 @@ def _runtime_attributes(inputs: Inputs, root: str) -> dict[str, str]:
 def _scripts(body: str) -> list[str]:
     """Return the modules a page needs: none unless it has a figure to make live or share."""
     if "data-embed-entry=" in body:
-        return ["js/guide.js"]
-    return ["js/page.js"] if 'data-widget="' in body or 'data-embed="' in body else []
+        return ["js/offline.js", "js/guide.js"]
+    live = 'data-widget="' in body or 'data-embed="' in body
+    return ["js/offline.js"] + (["js/page.js"] if live else [])
 
 
 def _embed_pages(inputs: Inputs, renderer: PageRenderer, env, nav) -> dict[str, str]:
@@ -109,6 +120,7 @@ def _embed_pages(inputs: Inputs, renderer: PageRenderer, env, nav) -> dict[str, 
         out[embed.url + "index.html"] = layout.render(
             embed=embed, chapter=chapter, body=Markup(body), root=page.root,
             scripts=_scripts(body) + ["js/embed.js"], runtime=_runtime_attributes(inputs, page.root),
+            csp=csp(not inputs.runtime_files),
             asset=lambda name: f"static/{name}")
     return out
 
@@ -145,6 +157,7 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
             next=nav[i + 1] if i is not None and i + 1 < len(nav) else None,
             scripts=_scripts(r.body),
             runtime=_runtime_attributes(inputs, r.page.root),
+            csp=csp(not inputs.runtime_files),
             asset=lambda name: f"static/{name}",
         )
     out.update(_embed_pages(inputs, renderer, env, nav))
@@ -167,6 +180,8 @@ def write_site(pages: dict[str, str], inputs: Inputs, out: Path,
             target = tmp / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(html, encoding="utf-8")
+        offline.write_service_worker(make_env(templates), tmp,
+                                     RUNTIME_DIR if inputs.runtime_files else None)
         os.chmod(tmp, 0o755)
         _swap(tmp, out)
     except BaseException:
@@ -186,6 +201,9 @@ def _swap(new: Path, out: Path) -> None:
 def build(out: Path, templates: Path = TEMPLATES, cdn: bool = False) -> dict[str, str]:
     """Build the site into out; on any error out is left exactly as it was."""
     inputs = gather(templates, cdn)
-    pages = render_site(inputs, templates)
-    write_site(pages, inputs, out, templates)
+    try:
+        pages = render_site(inputs, templates)
+        write_site(pages, inputs, out, templates)
+    except jinja2.TemplateError as exc:  # in a layout or figure, outside any chapter source
+        raise template_error(exc) from None
     return pages

@@ -55,7 +55,7 @@ def expected_state(**state) -> dict:
 
 def settle(page, word: str):
     page.wait_for_function(
-        f"document.querySelector('#fig-004 [data-bind=\"carriage-word\"]').textContent === '{word}'")
+        f"() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]').textContent === '{word}'")
 
 
 def test_static_state_equals_cpython(bench):
@@ -72,13 +72,13 @@ def test_clicking_a_row_makes_that_word_the_query(bench):
 
 def test_switching_heads_and_temperature(bench):
     bench.check('input[name="head"][value="previous-token"]')
-    bench.wait_for_function("document.querySelector('#fig-006 [data-bind=\"head\"]').textContent === 'previous-token'")
+    bench.wait_for_function("() => document.querySelector('#fig-006 [data-bind=\"head\"]').textContent === 'previous-token'")
     assert shown_state(bench) == expected_state(head="previous-token")
     bench.fill("#bench-t", "4")
-    bench.wait_for_function("document.querySelector('#fig-004 [data-bind=\"plate\"]').textContent.includes('4')")
+    bench.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"plate\"]').textContent.includes('4')")
     assert shown_state(bench) == expected_state(head="previous-token", temperature="4")
     bench.fill("#bench-t-range", "0")
-    bench.wait_for_function("document.querySelector('#bench-t').value === '0.05'")
+    bench.wait_for_function("() => document.querySelector('#bench-t').value === '0.05'")
     assert shown_state(bench) == expected_state(head="previous-token", slider=0)
     assert bench.get_attribute("#bench-t-range", "aria-valuetext") == "T = 0.05"
 
@@ -87,19 +87,19 @@ def test_a_new_sentence_rebuilds_every_part(bench):
     sentence = "the teacher read the letter and then she left it on the table"
     bench.fill("#bench-sentence", sentence)
     bench.press("#bench-sentence", "Enter")
-    bench.wait_for_function("document.querySelectorAll('#fig-005 tbody tr').length === 13")
+    bench.wait_for_function("() => document.querySelectorAll('#fig-005 tbody tr').length === 13")
     assert shown_state(bench) == expected_state(sentence=sentence)
     forty = " ".join(["the", "pilot", "saw", "it", "and", "she", "left", "the", "car"] * 4 + ["the"] * 4)
     bench.fill("#bench-sentence", forty)
     bench.click(".bench-controls button[type=submit]")
-    bench.wait_for_function("document.querySelectorAll('#fig-006 tbody tr').length === 40")
+    bench.wait_for_function("() => document.querySelectorAll('#fig-006 tbody tr').length === 40")
     assert shown_state(bench) == expected_state(sentence=forty)
 
 
 def test_unknown_words_are_named_and_the_sentence_stays(bench):
     bench.fill("#bench-sentence", "the techer read the blorp")
     bench.press("#bench-sentence", "Enter")
-    bench.wait_for_function("document.querySelector('#bench-sentence-msg').textContent.length > 0")
+    bench.wait_for_function("() => document.querySelector('#bench-sentence-msg').textContent.length > 0")
     message = bench.inner_text("#bench-sentence-msg")
     assert "“techer” (try teacher" in message and "“blorp”" in message
     assert bench.get_attribute("#bench-sentence", "aria-invalid") == "true"
@@ -109,10 +109,10 @@ def test_unknown_words_are_named_and_the_sentence_stays(bench):
 def test_shutting_every_stopcock_gives_a_message(bench):
     for j in range(6):
         bench.click(f'#fig-004 .valve[data-index="{j}"] .body')
-        bench.wait_for_function(f"document.querySelector('#fig-004 .valve[data-index=\"{j}\"]').classList.contains('shut')")
+        bench.wait_for_function(f"() => document.querySelector('#fig-004 .valve[data-index=\"{j}\"]').classList.contains('shut')")
     assert shown_state(bench) == expected_state(shut=list(range(6)))
     bench.click('#fig-004 .valve[data-index="6"] .body')
-    bench.wait_for_function("document.querySelector('#bench-shut-msg').textContent.length > 0")
+    bench.wait_for_function("() => document.querySelector('#bench-shut-msg').textContent.length > 0")
     assert bench.inner_text("#bench-shut-msg").startswith("Every key “she” may use is shut")
     assert shown_state(bench) == expected_state(shut=list(range(6)))
     assert not re.search(r"NaN|undefined", bench.inner_text("#fig-005"))
@@ -134,12 +134,12 @@ def test_keyboard_only(bench):
     # A stopcock: Space shuts it.
     bench.focus('#fig-004 .valve[data-index="0"]')
     bench.keyboard.press("Space")
-    bench.wait_for_function("document.querySelector('#fig-004 .valve[data-index=\"0\"]').classList.contains('shut')")
+    bench.wait_for_function("() => document.querySelector('#fig-004 .valve[data-index=\"0\"]').classList.contains('shut')")
     assert shown_state(bench) == expected_state(query=1, shut=[0])
     # The head radios answer to the arrow keys.
     bench.focus('input[name="head"][value="coreference"]')
     bench.keyboard.press("ArrowRight")
-    bench.wait_for_function("document.querySelector('#fig-006 [data-bind=\"head\"]').textContent === 'verb-lookup'")
+    bench.wait_for_function("() => document.querySelector('#fig-006 [data-bind=\"head\"]').textContent === 'verb-lookup'")
     assert shown_state(bench) == expected_state(query=1, shut=[0], head="verb-lookup")
 
 

@@ -72,14 +72,14 @@ def test_a_bench_deep_link_reopens_the_exact_state(site_page):
     page = site_page.page
     sentence = "the teacher read the letter and then she left it"
     page.goto(site_page.base + f"bench/?sentence={quote(sentence)}&head=coreference&query=7&t=0.5&shut=1")
-    page.wait_for_function("document.querySelector('#fig-004 [data-bind=\"plate\"]').textContent.includes('0.5')",
+    page.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"plate\"]').textContent.includes('0.5')",
                            timeout=30000)
     assert shown_state(page) == expected_state(sentence=sentence, head="coreference", query=7,
                                                temperature="0.5", shut=[1])
     assert page.is_hidden("#fig-004 .state-notice")
     # The address keeps the state as the reader changes it.
     page.click('#fig-005 tr[data-index="2"]')
-    page.wait_for_function("location.search.includes('query=2')")
+    page.wait_for_function("() => location.search.includes('query=2')")
     assert "head=coreference" in page.url and "t=0.5" in page.url and "shut=1" in page.url
 
 
@@ -106,7 +106,7 @@ def test_tampered_parameters_show_a_notice_and_keep_the_defaults(site_page, para
 def test_downloads_equal_the_core_numbers(site_page):
     page = site_page.page
     page.goto(site_page.base + "lab/?q=0.5,-1&mask=1,0,1&t=0.7")
-    page.wait_for_function("document.querySelector('#lab-q1').value === '0.5'", timeout=30000)
+    page.wait_for_function("() => document.querySelector('#lab-q1').value === '0.5'", timeout=30000)
     page.click("#fig-003 .share summary")
     expected = export.export("lab", {"query": ["0.5", "-1"], "mask": [True, False, True],
                                      "temperature": "0.7"})
@@ -147,7 +147,7 @@ def test_drawing_downloads_as_a_standalone_svg(site_page, browser, tmp_path):
 def test_share_gives_the_deep_link_and_the_embed_code(site_page):
     page = site_page.page
     page.goto(site_page.base + "mixture/?query=load")
-    page.wait_for_function("document.querySelector('#fig-002 [data-bind=\"query\"]').textContent === 'load'",
+    page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=\"query\"]').textContent === 'load'",
                            timeout=30000)
     page.click("#fig-002 .share summary")
     page.click("#fig-002 .share button:has-text('Copy link')")

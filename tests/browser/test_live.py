@@ -43,7 +43,7 @@ def mixture(site_page):
 def test_clicking_grid_recomputes_fig_002(mixture):
     page = mixture.page
     page.click('#fig-002 tr[data-query="grid"]')
-    page.wait_for_function("document.querySelector('#fig-002 [data-bind=query]').textContent === 'grid'",
+    page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=query]').textContent === 'grid'",
                            timeout=30000)
     assert [row[2] for row in table_texts(page, "#fig-002")] == ["0.401", "0.198", "0.401"]
     assert page.inner_text('#fig-002 [data-bind="output"]') == "[0.802, 1.198]"
@@ -61,12 +61,12 @@ def test_keyboard_chooses_load_then_rises(mixture):
     page.wait_for_selector(READY, timeout=30000)
     page.focus('#fig-002 tr[data-query="load"] button')
     page.keyboard.press("Enter")
-    page.wait_for_function("document.querySelector('#fig-002 [data-bind=query]').textContent === 'load'")
+    page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=query]').textContent === 'load'")
     assert [row[2] for row in table_texts(page, "#fig-002")] == ["0.248", "0.248", "0.503"]
     assert table_texts(page, "#fig-002") == expected_fig_002("load")
     page.keyboard.press("Shift+Tab")
     page.keyboard.press("Space")  # Tab order reaches grid's button before load's
-    page.wait_for_function("document.querySelector('#fig-002 [data-bind=query]').textContent === 'grid'")
+    page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=query]').textContent === 'grid'")
     assert table_texts(page, "#fig-002") == expected_fig_002("grid")
 
 
@@ -76,7 +76,7 @@ def test_a_click_before_ready_is_answered_when_ready(mixture):
     assert state in (None, "loading")  # the runtime is still booting
     page.click('#fig-002 tr[data-query="load"]')
     page.wait_for_selector(READY, timeout=30000)
-    page.wait_for_function("document.querySelector('#fig-002 [data-bind=query]').textContent === 'load'")
+    page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=query]').textContent === 'load'")
     assert table_texts(page, "#fig-002") == expected_fig_002("load")
 
 
@@ -93,7 +93,7 @@ def test_runtime_files_come_from_the_site_under_a_versioned_path(mixture):
 
 
 def test_blocked_runtime_leaves_the_static_figure_and_says_why(browser, server):
-    context = browser.new_context()
+    context = browser.new_context(service_workers="block")  # page routes see every request
     w = watch(context, server)
     w.page.route("**/runtime/**", lambda route: route.abort())
     w.page.goto(server + "mixture/")
@@ -130,7 +130,7 @@ def test_lab_zero_query_is_uniform(lab_page):
     page = lab_page.page
     page.fill("#lab-q1", "0")
     page.fill("#lab-q2", "0")
-    page.wait_for_function("document.querySelector('#fig-003 [data-bind=output]').textContent === '[0.667, 1.333]'")
+    page.wait_for_function("() => document.querySelector('#fig-003 [data-bind=output]').textContent === '[0.667, 1.333]'")
     assert [row[5] for row in lab_rows(page)] == ["0.333", "0.333", "0.333"]
     assert lab_rows(page) == expected_lab(query=["0", "0"])
 
@@ -141,7 +141,7 @@ def test_prediction_then_reveal(lab_page):
     page.click('button[data-guess="zero"]')
     assert page.is_visible("#zero-reveal")
     assert "You predicted zero" in page.inner_text(".predict-feedback")
-    page.wait_for_function("document.querySelector('#fig-003 [data-bind=output]').textContent === '[0.667, 1.333]'")
+    page.wait_for_function("() => document.querySelector('#fig-003 [data-bind=output]').textContent === '[0.667, 1.333]'")
     assert page.input_value("#lab-q1") == "0" and page.input_value("#lab-q2") == "0"
 
 
@@ -163,7 +163,7 @@ def test_lab_bad_input_shows_a_message_and_keeps_the_last_good_state(lab_page):
         page.fill("#lab-q2", "1")
         page.fill("#lab-t", "1")
         page.wait_for_function(
-            "document.querySelector('#lab-t-msg').textContent === '' && "
+            "() => document.querySelector('#lab-t-msg').textContent === '' && "
             "document.querySelector('#lab-q1-msg').textContent === '' && "
             "document.querySelector('#lab-q2-msg').textContent === '' && "
             "document.querySelector('#fig-003 [data-bind=query]').textContent.startsWith('[0.500')")
@@ -171,7 +171,7 @@ def test_lab_bad_input_shows_a_message_and_keeps_the_last_good_state(lab_page):
         assert good == expected_lab(query=["0.5", "1"])
         page.fill(field, text)
         msg = f"{field}-msg"
-        page.wait_for_function(f"document.querySelector('{msg}').textContent.length > 0")
+        page.wait_for_function(f"() => document.querySelector('{msg}').textContent.length > 0")
         assert message in page.inner_text(msg), (field, text)
         assert page.get_attribute(field, "aria-invalid") == "true"
         assert lab_rows(page) == good, (field, text)
@@ -182,11 +182,11 @@ def test_lab_every_key_blocked(lab_page):
     page = lab_page.page
     for i in range(3):
         page.click(f'input[name="mask"][value="{i}"]')
-    page.wait_for_function("document.querySelector('#lab-mask-msg').textContent.length > 0")
+    page.wait_for_function("() => document.querySelector('#lab-mask-msg').textContent.length > 0")
     assert page.inner_text("#lab-mask-msg").startswith("No key is allowed: nothing to mix.")
     assert_numbers_only(page, "#fig-003")
     page.click('input[name="mask"][value="1"]')
-    page.wait_for_function("document.querySelector('#lab-mask-msg').textContent === ''")
+    page.wait_for_function("() => document.querySelector('#lab-mask-msg').textContent === ''")
     assert lab_rows(page) == expected_lab(mask=[False, True, False])
     assert lab_rows(page)[0][3] == "−∞"
 
@@ -195,14 +195,14 @@ def test_lab_pad_keyboard_and_slider(lab_page):
     page = lab_page.page
     page.focus(".pad")
     page.keyboard.press("ArrowUp")
-    page.wait_for_function("document.querySelector('#lab-q2').value === '1.1'")
+    page.wait_for_function("() => document.querySelector('#lab-q2').value === '1.1'")
     assert lab_rows(page) == expected_lab(query=["1", "1.1"])
     page.fill("#lab-t-range", "0")
-    page.wait_for_function("document.querySelector('#lab-t').value === '0.05'")
+    page.wait_for_function("() => document.querySelector('#lab-t').value === '0.05'")
     assert lab_rows(page) == expected_lab(query=["1", "1.1"], temperature="0.05")
     box = page.locator(".pad").bounding_box()
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # the origin
-    page.wait_for_function("document.querySelector('#lab-q1').value === '0' && "
+    page.wait_for_function("() => document.querySelector('#lab-q1').value === '0' && "
                            "document.querySelector('#lab-q2').value === '0'")
     assert page.inner_text('#fig-003 [data-bind="output"]') == "[0.667, 1.333]"
 

@@ -85,7 +85,7 @@ def test_axe_finds_no_violations_once_live(browser, server, url, scheme):
     page.wait_for_selector('.runtime-status[data-state="ready"]', timeout=30000)
     if url == "bench/":  # a live answer redraws the bench: check that state too
         page.click('#fig-005 tr[data-index="1"]')
-        page.wait_for_function("document.querySelector('#fig-004 [data-bind=\"carriage-word\"]')"
+        page.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]')"
                                ".textContent === 'engineer'")
     results = Axe().run(page)
     context.close()
