@@ -21,6 +21,13 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         ".svg": "image/svg+xml",
     }
 
+    def send_head(self):
+        # A rebuild within the same second keeps a file's Last-Modified second, so a 304 would
+        # serve the old page: only the content-addressed paths may be revalidated.
+        if not self.path.startswith(("/runtime/", "/py/")):
+            del self.headers["If-Modified-Since"]
+        return super().send_head()
+
     def end_headers(self):
         if self.path.startswith(("/runtime/", "/py/")):  # versioned or content-hashed paths
             self.send_header("Cache-Control", "public, max-age=31536000, immutable")

@@ -1,0 +1,141 @@
+"""Trust in real Chromium: a strict CSP on every page, offline after one visit, fresh after a rebuild."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from html import unescape
+import threading
+
+import pytest
+
+from sitebuild.serve import make_server
+from sitebuild.site import TEMPLATES, build, csp
+from tests.browser.conftest import watch
+from tests.pagetext import PAGES
+
+READY = '.runtime-status[data-state="ready"]'
+VIOLATIONS = """
+window.__violations = [];
+document.addEventListener('securitypolicyviolation',
+  (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
+"""
+
+
+def test_every_page_carries_the_policy(built_site):
+    policy = csp(False)
+    assert "script-src 'self' 'wasm-unsafe-eval';" in policy and "'unsafe-inline'" not in policy
+    assert "connect-src 'self';" in policy and "http" not in policy
+    for page in [p for p in built_site.rglob("*.html")]:
+        html = page.read_text(encoding="utf-8")
+        metas = re.findall(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', html)
+        assert [unescape(m) for m in metas] == [policy], page
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), f"inline script in {page}"
+        assert not re.search(r"\son[a-z]+=", html), f"inline handler in {page}"
+        assert ' style="' not in html.replace("&lt;", "<").split("<pre")[0], f"inline style in {page}"
+    assert "https://cdn.jsdelivr.net" in csp(True)
+
+
+@pytest.mark.parametrize("url", [p.removesuffix("index.html") for p in PAGES])
+def test_pages_run_under_the_policy_without_violations(browser, server, url):
+    context = browser.new_context()
+    context.add_init_script(VIOLATIONS)
+    w = watch(context, server)
+    w.page.goto(server + url)
+    if w.page.locator("[data-widget]").count():
+        w.page.wait_for_selector(READY, timeout=30000)
+    if url == "bench/":
+        w.page.click('#fig-005 tr[data-index="1"]')
+        w.page.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]')"
+                                 ".textContent === 'engineer'")
+    assert w.page.evaluate("window.__violations") == []
+    w.assert_clean()
+    context.close()
+
+
+def test_the_policy_is_enforced(browser, server):
+    context = browser.new_context()
+    context.add_init_script(VIOLATIONS)
+    page = context.new_page()
+    page.goto(server + "roles/")
+    page.evaluate("""() => { const s = document.createElement('script');
+        s.textContent = 'window.__ran = true'; document.body.append(s); }""")
+    page.wait_for_function("() => window.__violations.length > 0")
+    assert page.evaluate("window.__ran") is None
+    assert page.evaluate("window.__violations")[0].startswith("script-src")
+    context.close()
+
+
+def until(page, script: str, arg=None, timeout_s: float = 30):
+    """Poll an async page function until it returns true (wait_for_function takes a Promise
+    for a truthy value)."""
+    for _ in range(int(timeout_s * 10)):
+        if page.evaluate(script, arg):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"never true: {script}")
+
+
+CACHED = """async ([name, count]) => { const key = (await caches.keys()).find(k => k.includes(name));
+  return Boolean(key) && (await (await caches.open(key)).keys()).length >= count; }"""
+
+
+def _serve(folder):
+    srv = make_server(folder, 0, quiet=True)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv, f"http://127.0.0.1:{srv.server_port}/"
+
+
+def test_after_one_visit_the_site_works_offline(browser, built_site):
+    srv, base = _serve(built_site)  # a fresh origin: no service worker yet
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(base + "bench/")
+    page.wait_for_selector(READY, timeout=30000)
+    page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+    until(page, CACHED, ["-runtime-", 6])  # the worker caches the runtime as it activates
+    context.route("**/*", lambda route: route.abort())  # the network is gone
+    context.set_offline(True)
+    for url in ("roles/", "mixture/?query=load", "lab/", "bench/"):
+        page.goto(base + url)
+        assert page.locator("h1").inner_text()
+    page.goto(base + "lab/")
+    page.wait_for_selector(READY, timeout=30000)
+    page.fill("#lab-q1", "0")
+    page.fill("#lab-q2", "0")
+    page.wait_for_function("() => document.querySelector('#fig-003 [data-bind=output]').textContent === '[0.667, 1.333]'")
+    page.goto(base + "bench/")
+    page.wait_for_selector(READY, timeout=30000)
+    page.click('#fig-005 tr[data-index="4"]')
+    page.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]').textContent === 'bridge'")
+    context.close()
+    srv.shutdown()
+    srv.server_close()
+
+
+def test_a_new_build_replaces_the_cached_one(browser, tmp_path):
+    templates = tmp_path / "templates"
+    shutil.copytree(TEMPLATES, templates)
+    site = tmp_path / "site"
+    build(site, templates)
+    srv, base = _serve(site)
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(base + "roles/")
+    page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+    old = page.evaluate("async () => (await caches.keys()).filter(k => k.includes('-site-'))")
+    chapter = templates / "chapters" / "roles.md"
+    chapter.write_text(chapter.read_text(encoding="utf-8").replace(
+        "## Start with a row of numbers", "## Start with a row of numbers, freshly built"), encoding="utf-8")
+    build(site, templates)
+    page.goto(base + "roles/")
+    assert "freshly built" in page.locator("h2").first.inner_text()
+    until(page, f"async () => {{ const k = (await caches.keys()).filter(k => k.includes('-site-'));"
+                f" return k.length === 1 && k[0] !== {old[0]!r}; }}")
+    context.route("**/*", lambda route: route.abort())
+    context.set_offline(True)
+    page.goto(base + "roles/")
+    assert "freshly built" in page.locator("h2").first.inner_text()  # the new version, offline
+    context.close()
+    srv.shutdown()
+    srv.server_close()
