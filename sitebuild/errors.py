@@ -13,8 +13,10 @@ class BuildError(Exception):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        where = "" if self.file is None else f"{_relative(self.file)}:{self.line or 1}: "
-        return where + self.message
+        if self.file is None:
+            return self.message
+        line = f":{self.line}" if self.line else ""
+        return f"{_relative(self.file)}{line}: {self.message}"
 
 
 def _relative(path: Path | str) -> str:

@@ -96,14 +96,26 @@ def read_front_matter(path: Path) -> dict:
         raise BuildError(f"malformed front matter: {exc}", path, 2) from None
 
 
-def _template_line(exc: BaseException, path: Path) -> int | None:
-    """Return the template line an exception was raised from, read off its traceback."""
-    line, tb, name = None, exc.__traceback__, str(path)
+def _innermost_template(exc: BaseException) -> tuple[str, int] | None:
+    """Return (file, line) of the deepest template frame in an exception's traceback."""
+    found, tb = None, exc.__traceback__
     while tb is not None:
-        if tb.tb_frame.f_code.co_filename == name:
-            line = tb.tb_lineno
+        if tb.tb_frame.f_code.co_filename.endswith((".html", ".md", ".js")):
+            found = (tb.tb_frame.f_code.co_filename, tb.tb_lineno)
         tb = tb.tb_next
-    return getattr(exc, "lineno", None) if line is None else line
+    return found
+
+
+def template_error(exc: Exception, fallback: Path | None = None) -> BuildError:
+    """Turn an error raised while rendering into a BuildError at the template file and line."""
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        return BuildError(f"template syntax error: {exc.message}", exc.filename or fallback,
+                          exc.lineno)
+    message = getattr(exc, "message", None) or str(exc)
+    if isinstance(exc, jinja2.TemplateNotFound):
+        message = f"template not found: {exc.name}"
+    where = _innermost_template(exc)
+    return BuildError(message, *where) if where else BuildError(message, fallback)
 
 
 class PageRenderer:
@@ -163,11 +175,8 @@ class PageRenderer:
         name = path.relative_to(self.env.loader.searchpath[0]).as_posix()
         try:
             markdown = self.env.get_template(name).render(**context, **helpers, page=page)
-        except jinja2.TemplateSyntaxError as exc:
-            raise BuildError(f"template syntax error: {exc.message}", path, exc.lineno) from None
         except (jinja2.TemplateError, LookupError, ValueError, TypeError) as exc:
-            message = getattr(exc, "message", None) or str(exc)
-            raise BuildError(message, path, _template_line(exc, path)) from None
+            raise template_error(exc, path) from None
         body = _PLACEHOLDER.sub(lambda m: self._blocks[int(m.group(1))], render_markdown(markdown))
         return Rendered(page, body, self._with_sections(body))
 
