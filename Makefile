@@ -10,20 +10,27 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 serve: $(VENV)/.site
 	$(BIN)/python build.py serve --port $(PORT)
 
-test: $(VENV)/.test system-packages
+test: $(VENV)/.test system-packages node_modules/.installed
 	$(BIN)/python -m pytest
 
-benchmark: $(VENV)/.test system-packages
+benchmark: $(VENV)/.test system-packages node_modules/.installed
 	$(BIN)/python build.py benchmark
 
-# Debian's Chromium (driven by Playwright with executable_path) and the fonts the pages use.
+# Debian's Chromium (driven by Playwright with executable_path), the fonts the pages use,
+# Java for the Nu HTML Checker, and Node.js for the Pyodide parity test.
 system-packages:
-	@if ! command -v chromium >/dev/null || ! fc-list | grep -q "DejaVu Math TeX Gyre"; then \
+	@if ! command -v chromium >/dev/null || ! fc-list | grep -q "DejaVu Math TeX Gyre" \
+	    || ! command -v java >/dev/null || ! command -v node >/dev/null; then \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends \
-	    chromium fonts-dejavu-core fonts-dejavu-extra >/dev/null; \
+	    chromium fonts-dejavu-core fonts-dejavu-extra default-jre-headless nodejs npm >/dev/null; \
 	fi
 	@chromium --version
+
+# The Nu HTML Checker (vnu-jar), pinned in package-lock.json.
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 $(VENV)/.site: pyproject.toml
 	$(PYTHON) -m venv $(VENV)

@@ -111,5 +111,7 @@ export function mount(root) {
     html("summary", {}, "Share and download"),
     html("div", { class: "share-tools" }, tools), output, status,
   ]);
-  root.append(panel);
+  const caption = root.querySelector(":scope > figcaption");
+  if (caption) caption.before(panel); // a figcaption stays the figure's last child
+  else root.append(panel);
 }
