@@ -66,6 +66,6 @@ def registry() -> tuple[Embed, ...]:
         Embed("bench-table", "FIG-005", "bench", "The bench's full working", 900, bench_params),
         Embed("bench-matrix", "FIG-006", "bench", "The bench's attention matrix", 700,
               bench_params),
-        Embed("bench-heads", "FIG-007", "bench", "Four heads and their weights", 1100,
+        Embed("bench-heads", "FIG-007", "bench", "Four heads and their weights", 1200,
               live=False),
     )

@@ -242,3 +242,23 @@ def test_an_unreadable_runtime_cache_fails_with_its_path(templates, tmp_path, mo
     monkeypatch.setenv("ATTENTION_BENCH_CACHE", str(blocker))
     error = _assert_fails_cleanly(templates, tmp_path, "cannot get the Python runtime", r"cache-is-a-file")
     assert error.file == blocker
+
+
+def test_a_cdn_build_ships_no_runtime_and_allows_only_the_cdn(templates, tmp_path):
+    out = tmp_path / "site"
+    build(out, templates, cdn=True)
+    assert not (out / "runtime").exists()
+    assert list((out / "py").glob("*/attention-*.whl"))  # the package itself is still ours
+    page = read(out, "lab/index.html")
+    assert 'data-runtime-index="https://cdn.jsdelivr.net/pyodide/v0.27.7/full/"' in page
+    assert "connect-src &#39;self&#39; https://cdn.jsdelivr.net;" in page
+    assert "RUNTIME_FILES = []" in (out / "sw.js").read_text(encoding="utf-8")
+
+
+def test_a_local_build_ships_the_verified_runtime_under_a_versioned_path(built_site):
+    from sitebuild.runtime import FILES, _sha256
+
+    folder = built_site / "runtime" / "0.27.7"
+    assert sorted(p.name for p in folder.iterdir()) == sorted(FILES)
+    for name, digest in FILES.items():
+        assert _sha256(folder / name) == digest
