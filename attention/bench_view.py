@@ -96,21 +96,28 @@ def _temperature(temperature, slider) -> float:
         raise BenchInputError("temperature", str(exc)) from None
 
 
-def _table(W: np.ndarray) -> list[dict]:
-    """Return a weight matrix as rows labelled by feature; entries are shown in full."""
-    return [{"feature": f, "cells": [f"{x:g}".replace("-", "−") for x in row]}
+def _table(W: np.ndarray, channels: list[int]) -> list[dict]:
+    """Return the given channels of a weight matrix as rows labelled by feature, in full."""
+    return [{"feature": f, "cells": [f"{x:g}".replace("-", "−") for x in row[channels]]}
             for f, row in zip(bench.FEATURES, W)]
 
 
 def heads() -> list[dict]:
     """Return every head's behaviour, explanation and W_Q, W_K tables (they never change).
 
-    >>> [h["name"] for h in heads()]
-    ['previous-token', 'sink', 'coreference', 'verb-lookup']
+    Channels that are zero in both matrices are left out of the tables.
+
+    >>> [(h["name"], h["channels"]) for h in heads()][1]
+    ('sink', [0])
     """
-    return [{"name": name, "behaviour": h.behaviour, "why": h.why,
-             "features": list(bench.FEATURES), "W_Q": _table(h.W_Q), "W_K": _table(h.W_K)}
-            for name, h in bench.HEADS.items()]
+    out = []
+    for name, h in bench.HEADS.items():
+        used = [c for c in range(h.W_Q.shape[1]) if h.W_Q[:, c].any() or h.W_K[:, c].any()]
+        out.append({"name": name, "behaviour": h.behaviour, "why": h.why, "channels": used,
+                    "features": list(bench.FEATURES), "d_k": h.W_Q.shape[1],
+                    "unused": h.W_Q.shape[1] - len(used),
+                    "W_Q": _table(h.W_Q, used), "W_K": _table(h.W_K, used)})
+    return out
 
 
 def _strips(q: np.ndarray, K: np.ndarray) -> list[dict]:

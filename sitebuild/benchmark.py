@@ -16,6 +16,7 @@ BUILD_TARGET_S = 1.0
 PAGE_TARGET_BYTES = 100_000
 _ASSET = re.compile(r'<(?:link rel="stylesheet"|script type="module")[^>]*?(?:href|src)="([^"]+)"')
 _IMPORT = re.compile(r'^\s*import\s[^;]*?from\s+"(\.{1,2}/[^"]+)"|^\s*import\s+"(\.{1,2}/[^"]+)"', re.M)
+_WIDGET_IMPORT = re.compile(r'"?([\w-]+)"?: \(\) => import\("(\.{1,2}/[^"]+)"\)')
 
 
 def _verdict(ok: bool) -> str:
@@ -38,16 +39,20 @@ def time_builds(runs: int = 7) -> dict:
     return {"process": statistics.median(cold), "in_process": statistics.median(warm)}
 
 
-def _module_graph(site: Path, start: Path) -> set[Path]:
-    """Return a JS module and every module it imports statically."""
+def _module_graph(start: Path, widgets: set[str]) -> set[Path]:
+    """Return a JS module and every module it imports, statically or for a widget on the page."""
     seen, todo = set(), [start]
     while todo:
         path = todo.pop()
         if path in seen or not path.is_file():
             continue
         seen.add(path)
-        for m in _IMPORT.finditer(path.read_text(encoding="utf-8")):
+        text = path.read_text(encoding="utf-8")
+        for m in _IMPORT.finditer(text):
             todo.append((path.parent / (m.group(1) or m.group(2))).resolve())
+        for name, target in _WIDGET_IMPORT.findall(text):
+            if name in widgets:
+                todo.append((path.parent / target).resolve())
     return seen
 
 
@@ -56,10 +61,11 @@ def page_weights(site: Path) -> list[tuple[str, int, int]]:
     rows = []
     for html_path in sorted(site.rglob("index.html")):
         html = html_path.read_text(encoding="utf-8")
+        widgets = set(re.findall(r'data-widget="([^"]+)"', html))
         assets: set[Path] = set()
         for href in _ASSET.findall(html):
             asset = (html_path.parent / href).resolve()
-            assets |= _module_graph(site, asset) if asset.suffix in (".js", ".mjs") else {asset}
+            assets |= _module_graph(asset, widgets) if asset.suffix in (".js", ".mjs") else {asset}
         total = html_path.stat().st_size + sum(a.stat().st_size for a in assets if a.is_file())
         rows.append((str(html_path.parent.relative_to(site)), html_path.stat().st_size, total))
     return rows

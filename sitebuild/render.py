@@ -20,6 +20,7 @@ from .errors import BuildError
 from .lint import check_no_typed_numbers
 from .markdown import render_markdown
 
+_BETWEEN_LINES = re.compile(r">[ \t]*\n\s*<")
 FRONT_MATTER = re.compile(r"\A\+\+\+\n(.*?)\n\+\+\+\n", re.S)
 _PLACEHOLDER = re.compile(r"<!--block:(\d+)-->")
 _HEADING = re.compile(r'<h2 id="[^"]+">(.*?) <a class="anchor"')
@@ -164,7 +165,8 @@ class PageRenderer:
             self._page, self._citations = page, []
         data = self.figures[figure_id](**(state or {}))
         template = self.env.get_template(f"figures/{figure_id.lower()}.html")
-        return template.render(fig=data, root=self._page.root, cite=self.cite, embed=embed)
+        html = template.render(fig=data, root=self._page.root, cite=self.cite, embed=embed)
+        return _BETWEEN_LINES.sub("><", html)  # the template's line breaks between tags
 
     def render(self, page: Page, context: dict) -> Rendered:
         """Render one Markdown page to an HTML fragment, or raise BuildError with file and line."""

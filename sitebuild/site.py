@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -164,6 +165,18 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
     return out
 
 
+def minify_css(css: str) -> str:
+    """Drop comments and needless whitespace from the stylesheet (readers download it).
+
+    >>> minify_css("a:hover, b  {  color : red; } /* note */ .x :is(p) { }")
+    'a:hover,b{color :red;}.x :is(p){}'
+    """
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    css = re.sub(r"\s+", " ", css)
+    css = re.sub(r"\s*([{};,])\s*", r"\1", css)
+    return re.sub(r":\s+", ":", css).strip()
+
+
 def write_site(pages: dict[str, str], inputs: Inputs, out: Path,
                templates: Path = TEMPLATES) -> None:
     """Write pages, static files and the runtime to a fresh folder, then swap it into place."""
@@ -172,6 +185,8 @@ def write_site(pages: dict[str, str], inputs: Inputs, out: Path,
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:
         shutil.copytree(templates / "static", tmp / "static")
+        css = tmp / "static" / "style.css"
+        css.write_text(minify_css(css.read_text(encoding="utf-8")), encoding="utf-8")
         if inputs.runtime_files:
             runtime.install_runtime(tmp / RUNTIME_DIR)
         (tmp / "py" / wheel.source_hash()).mkdir(parents=True)

@@ -110,10 +110,13 @@ def test_forty_words_are_fine():
     assert v["drawing"]["labels"] is False  # too narrow for names under the dials
 
 
-def test_heads_tables_show_every_weight():
-    heads = bench_view.heads()
-    for h in heads:
-        W_Q = bench.HEADS[h["name"]].W_Q
-        assert [row["feature"] for row in h["W_Q"]] == list(bench.FEATURES)
-        for row, values in zip(h["W_Q"], W_Q):
-            assert [float(c.replace("−", "-")) for c in row["cells"]] == values.tolist()
+def test_heads_tables_show_every_weight_that_is_not_zero():
+    for h in bench_view.heads():
+        head = bench.HEADS[h["name"]]
+        for name in ("W_Q", "W_K"):
+            W = getattr(head, name)
+            assert [row["feature"] for row in h[name]] == list(bench.FEATURES)
+            for row, values in zip(h[name], W):
+                assert [float(c.replace("−", "-")) for c in row["cells"]] == values[h["channels"]].tolist()
+            hidden = [c for c in range(W.shape[1]) if c not in h["channels"]]
+            assert not W[:, hidden].any() and len(hidden) == h["unused"]

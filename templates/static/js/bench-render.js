@@ -131,7 +131,7 @@ export function renderMatrix(root, data, before) {
     table.tHead.rows[0].replaceChildren(html("td"), ...words.map((w) =>
       html("th", { scope: "col", class: "col-word" }, [html("span", {}, w)])));
     body.replaceChildren(...words.map((w, r) => html("tr", { "data-index": r }, [
-      html("th", { scope: "row" }, [html("span", { class: `swatch c${r % 8}`, "aria-hidden": "true" }), w]),
+      html("th", { scope: "row" }, [html("span", { class: `swatch c${data.rows[r].colour}`, "aria-hidden": "true" }), w]),
       ...words.map((_, c) => html("td", { "data-col": c, tabindex: r + c === 0 ? "0" : "-1" })),
     ])));
     before = null;

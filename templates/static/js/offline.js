@@ -1,8 +1,19 @@
 // Register the service worker that keeps the site, and Python, available offline, and look
 // for a newer build on every visit (its content hash changes the worker, which then takes over).
-if ("serviceWorker" in navigator && location.protocol !== "file:") {
+// On a page with live figures this waits until Python has started, so that caching the site
+// never competes with the runtime for the network or the processor.
+
+function register() {
   const root = document.body.dataset.root || "./";
   navigator.serviceWorker.register(new URL("sw.js", new URL(root, location.href)), { updateViaCache: "none" })
     .then((registration) => registration.update())
     .catch(() => {}); // without it the site still works online; offline, there is nothing to do
+}
+
+if ("serviceWorker" in navigator && location.protocol !== "file:") {
+  if (document.querySelector("[data-widget]")) {
+    document.addEventListener("attention-bench:runtime-settled", register, { once: true });
+  } else {
+    register();
+  }
 }

@@ -2,13 +2,15 @@
 
 import { createStore } from "./store.js";
 import * as runtime from "./runtime.js";
-import * as fig002 from "./fig002.js";
-import * as lab from "./lab.js";
-import * as predict from "./predict.js";
-import * as bench from "./bench.js";
 import * as share from "./share.js";
 
-const WIDGETS = { "fig-002": fig002, lab, predict, bench };
+// Each widget's module is loaded only on pages that have that widget.
+const WIDGETS = {
+  "fig-002": () => import("./fig002.js"),
+  lab: () => import("./lab.js"),
+  predict: () => import("./predict.js"),
+  bench: () => import("./bench.js"),
+};
 const URL_STATE = { "fig-002": "fig-002", lab: "lab", bench: "bench" }; // widget: figure name
 
 const STATUS_TEXT = {
@@ -61,8 +63,9 @@ function storeFor(root, index) {
 
 let index = 0;
 for (const root of document.querySelectorAll("[data-widget]")) {
-  const widget = WIDGETS[root.dataset.widget];
-  if (!widget) continue;
+  const load = WIDGETS[root.dataset.widget];
+  if (!load) continue;
+  const widget = await load();
   const store = storeFor(root, index++);
   widget.mount(root, store);
   const status = root.querySelector(".runtime-status");
@@ -73,13 +76,19 @@ for (const root of document.querySelectorAll("[data-widget]")) {
 }
 for (const root of document.querySelectorAll("[data-embed]")) share.mount(root);
 
-// Start the runtime when the browser is idle after first paint, or as soon as an
-// interactive figure scrolls into view, whichever comes first.
+// Tell the offline module when Python has started (or failed): it registers then.
+runtime.onStatus(({ state }) => {
+  if (state === "ready" || state === "failed") {
+    document.dispatchEvent(new Event("attention-bench:runtime-settled"));
+  }
+});
+
+// Start the runtime just after the first paint, or as soon as an interactive figure
+// scrolls into view, whichever comes first.
 const interactive = document.querySelectorAll("[data-widget]");
 if (interactive.length) {
   const begin = () => runtime.start();
-  if ("requestIdleCallback" in window) requestIdleCallback(begin, { timeout: 1500 });
-  else setTimeout(begin, 200);
+  requestAnimationFrame(() => setTimeout(begin, 0)); // the frame is painted before this runs
   const seen = new IntersectionObserver((entries) => {
     if (entries.some((e) => e.isIntersecting)) begin();
   });
