@@ -177,6 +177,21 @@ def minify_css(css: str) -> str:
     return re.sub(r":\s+", ":", css).strip()
 
 
+def trim_js(js: str) -> str:
+    r"""Drop indentation, blank lines and whole-line comments from a module (never code).
+
+    >>> trim_js("// note\nconst a = 1;\n\n  /** doc */\n  return `x`;\n")
+    'const a = 1;\nreturn `x`;\n'
+    """
+    lines = js.split("\n")
+    if any(line.count("`") % 2 for line in lines):  # a template literal spans lines: keep all
+        return js
+    kept = [line.strip() for line in lines]
+    kept = [line for line in kept if line and not line.startswith("//")
+            and not (line.startswith("/*") and line.endswith("*/"))]
+    return "\n".join(kept) + "\n"
+
+
 def write_site(pages: dict[str, str], inputs: Inputs, out: Path,
                templates: Path = TEMPLATES) -> None:
     """Write pages, static files and the runtime to a fresh folder, then swap it into place."""
@@ -187,6 +202,8 @@ def write_site(pages: dict[str, str], inputs: Inputs, out: Path,
         shutil.copytree(templates / "static", tmp / "static")
         css = tmp / "static" / "style.css"
         css.write_text(minify_css(css.read_text(encoding="utf-8")), encoding="utf-8")
+        for js in (tmp / "static" / "js").glob("*.js"):
+            js.write_text(trim_js(js.read_text(encoding="utf-8")), encoding="utf-8")
         if inputs.runtime_files:
             runtime.install_runtime(tmp / RUNTIME_DIR)
         (tmp / "py" / wheel.source_hash()).mkdir(parents=True)
