@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import difflib
 import functools
-import math
 from typing import NamedTuple
 
 import numpy as np
 
 from . import bench, lab
-from .numbers import fixed, fixed_all, shown
+from .numbers import fixed, fixed_all, shown, typed
 
 __all__ = ["BenchInputError", "WIDTH", "heads", "matrix_weights", "parse_sentence", "view"]
 
@@ -67,11 +66,17 @@ def _choice(value, field: str, n: int, what: str) -> int:
         raise BenchInputError(field, f"The {what} must be a word position.")
     try:
         i = int(value)
-    except ValueError:
+    except (ValueError, OverflowError):
         raise BenchInputError(field, f"The {what} must be a word position.") from None
     if i != value and str(i) != value or not 0 <= i < n:
         raise BenchInputError(field, f"The {what} must be a word position from 0 to {n - 1}.")
     return i
+
+
+def _check_head(head) -> None:
+    """Raise unless head names one of the bench's heads."""
+    if not isinstance(head, str) or head not in bench.HEADS:
+        raise BenchInputError("head", f"Choose one of the heads: {', '.join(bench.HEADS)}.")
 
 
 def _shut(value, n: int) -> list[bool]:
@@ -142,8 +147,7 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
     """
     words = list(bench.DEFAULT_SENTENCE) if sentence is None else parse_sentence(sentence)
     n = len(words)
-    if not isinstance(head, str) or head not in bench.HEADS:
-        raise BenchInputError("head", f"Choose one of the heads: {', '.join(bench.HEADS)}.")
+    _check_head(head)
     default_query = next((i for i, w in enumerate(words) if bench.LEXICON[w].word_class
                           == "pronoun"), n - 1)
     i = default_query if query is None else _choice(query, "query", n, "query")
@@ -157,12 +161,12 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
     Q, K = head_state.Q, head_state.K  # (n, d_k) each
     return {
         "state": {"sentence": " ".join(words), "head": head, "query": i,
-                  "temperature": f"{t:g}", "shut": [j for j in range(n) if closed[j]]},
+                  "temperature": typed(t), "shut": [j for j in range(n) if closed[j]]},
         "sentence": {"words": words, "text": " ".join(words)},
         "head": {"name": head, "behaviour": bench.HEADS[head].behaviour},
         "query": {"index": i, "word": words[i], "vector": shown(Q[i]),
                   "strip": _strips(Q[i], np.ones((1, len(Q[i]))))[0]},
-        "temperature": {"value": t, "text": f"{t:g}"}, "slider": lab.slider_position(t),
+        "temperature": {"value": t, "text": typed(t)}, "slider": lab.slider_position(t),
         "shut": [j for j in range(n) if closed[j]],
         "rows": _rows(words, tr, Q[i], K, i, allowed[i], causal[i], closed),
         "matrix": head_state.matrix,
@@ -203,8 +207,7 @@ def matrix_weights(sentence=None, head="coreference", temperature="1", slider=No
                    shut=None, **_) -> list[list[float]]:
     """Return the current head's full attention matrix at full precision (0 where masked)."""
     words = list(bench.DEFAULT_SENTENCE) if sentence is None else parse_sentence(sentence)
-    if not isinstance(head, str) or head not in bench.HEADS:
-        raise BenchInputError("head", f"Choose one of the heads: {', '.join(bench.HEADS)}.")
+    _check_head(head)
     t = _temperature(temperature, slider)
     hs = _head_state(tuple(words), head, t, tuple(_shut(shut, len(words))))
     return np.where(hs.allowed, hs.trace.weights, 0.0).tolist()
@@ -248,7 +251,7 @@ def _drawing(words, tr, i, allowed, causal, t) -> dict:
                        "text": f"{words[j]} {fixed(tr.weights[i, j])}"})
     radius = min(26.0, pitch * 0.42)
     return {
-        "pitch": round(pitch, 3), "radius": round(radius, 3), "needle": round(radius * 0.9, 3),
+        "needle": round(radius * 0.9, 3),
         "face": f"M {-radius:.3f} 0 A {radius:.3f} {radius:.3f} 0 0 1 {radius:.3f} 0 Z",
         "labels": pitch >= 34, "valve_radius": round(min(9.0, pitch * 0.3), 3),
         "manifold": [round(xs[0], 3), round(xs[-1], 3)],
@@ -259,7 +262,7 @@ def _drawing(words, tr, i, allowed, causal, t) -> dict:
                    "angle": round(float(180 * min(max(1 + (z[j] - top) / DIAL_SPAN, 0), 1) - 90), 2)
                    if allowed[j] else -90.0,
                    "pinned": bool(allowed[j] and z[j] - top < -DIAL_SPAN)} for j in range(n)],
-        "plate": "÷ √8" + ("" if t == 1 else f" ÷ T ({t:g})"),
+        "plate": f"÷ √{bench.D_K}" + ("" if t == lab.NEUTRAL_T else f" ÷ T ({typed(t)})"),
         "valves": [{"index": j, "x": round(xs[j], 3), "word": words[j], "colour": j % PALETTE,
                     "open": bool(allowed[j]), "can_turn": bool(causal[j]),
                     "stream": f"M 0 9 L 0 25 L {WIDTH / 2 - xs[j]:.3f} 62",

@@ -16,6 +16,7 @@ No NaN or infinity ever appears in an answer.
 from __future__ import annotations
 
 import json
+import math
 
 from . import bench_view, export, figures, lab, urlstate
 
@@ -67,7 +68,7 @@ FIGURES = {  # name: (builder taking the state as a dict, the fields a request m
 
 def _url_state(name: str, params) -> tuple[dict, list[str]]:
     """Read a figure's state from the page's URL parameters (a flat object of strings)."""
-    if not isinstance(params, dict) or len(params) > 20:
+    if not isinstance(params, dict):
         raise RequestError("The URL state must be an object of parameters.", "url")
     return urlstate.from_url(name, params)
 
@@ -124,6 +125,14 @@ def _reject_constant(name: str):
     raise RequestError(f"{name} is not allowed in a request.")
 
 
+def _finite_float(text: str) -> float:
+    """Read a JSON number, refusing one too large for a float (1e999 reads as infinity)."""
+    x = float(text)
+    if not math.isfinite(x):
+        raise RequestError(f"The number {text[:20]} is too large.")
+    return x
+
+
 def _errors(problems) -> str:
     """Encode a list of (field, message) pairs as an error answer."""
     return json.dumps({"ok": False, "errors": [{"field": f, "message": m} for f, m in problems]})
@@ -138,7 +147,7 @@ def handle_json(text) -> str:
             raise RequestError(f"A request must be at most {MAX_REQUEST} characters.")
         if _depth(text) > MAX_DEPTH:
             raise RequestError(f"A request may nest at most {MAX_DEPTH} levels deep.")
-        answer = handle(json.loads(text, parse_constant=_reject_constant))
+        answer = handle(json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float))
         return json.dumps(answer, allow_nan=False)
     except lab.LabInputError as exc:
         return _errors(exc.problems)

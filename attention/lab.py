@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from . import toy
-from .numbers import fixed, shown
+from .numbers import fixed, shown, typed
 
 __all__ = ["LabInputError", "QUERY_LIMIT", "PAD_LIMIT", "T_RANGE", "T_SLIDER", "limits", "view"]
 
@@ -221,12 +221,12 @@ def view(query=("1", "1"), mask=None, temperature="1", move=None, pad=None, slid
             "weight": shown(tr.weights[0, j]),
         })
     return {
-        "query": shown(q), "mask": allowed, "temperature": {"value": t, "text": f"{t:g}"},
+        "query": shown(q), "mask": allowed, "temperature": {"value": t, "text": typed(t)},
         "slider": slider_position(t), "d_k": tr.d_k, "rows": rows, "output": shown(tr.output[0]),
         "trace": {name: getattr(tr, name).tolist() for name in
                   ("scores", "scaled", "tempered", "shifted", "exp", "weights", "output")},
         "plot": _plot(r["V"], allowed, tr.output[0]),
-        "fields": [f"{x:g}" for x in q],
+        "fields": [typed(x) for x in q],
         "pad": {"viewbox": _box(-PAD_LIMIT, -PAD_LIMIT, PAD_LIMIT, PAD_LIMIT, 0.3),
                 "x": float(np.clip(q[0], -PAD_LIMIT, PAD_LIMIT)),
                 "y": float(np.clip(q[1], -PAD_LIMIT, PAD_LIMIT)),
@@ -254,4 +254,6 @@ def _plot(V: np.ndarray, allowed: list[bool], output: np.ndarray) -> dict:
         "hull": " ".join(f"{V[j][0]:g},{V[j][1]:g}" for j in hull),
         "output": {"x": float(output[0]), "y": float(output[1]),
                    "text": f"[{fixed(output[0])}, {fixed(output[1])}]"},
+        "summary": f"Output [{fixed(output[0])}, {fixed(output[1])}] lies inside the hull of "
+                   "the allowed values.",
     }

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["MINUS", "fixed", "fixed_all", "exact", "vector", "shown", "spelled"]
+__all__ = ["MINUS", "PLACES", "fixed", "fixed_all", "exact", "typed", "vector", "shown", "spelled"]
 
 MINUS = "\u2212"
+PLACES = 3  # decimals shown to readers; calculations keep full precision
 
 
-def fixed(x: float, places: int = 3) -> str:
+def fixed(x: float, places: int = PLACES) -> str:
     """Format x with a fixed number of decimals, never showing a negative zero.
 
     >>> fixed(0.28399), fixed(2), fixed(-0.0001), fixed(-1.5)
@@ -30,7 +31,7 @@ def fixed(x: float, places: int = 3) -> str:
     return text
 
 
-def fixed_all(values, places: int = 3):
+def fixed_all(values, places: int = PLACES):
     """Format many numbers at once exactly as fixed() does each; returns a NumPy array.
 
     >>> fixed_all([0.28399, -0.0001, -1.5]).tolist()
@@ -41,6 +42,16 @@ def fixed_all(values, places: int = 3):
     texts = [fixed(x, places) if x < 0 or not math.isfinite(x) else f"{x:.{places}f}"
              for x in np.asarray(values, dtype=float).tolist()]
     return np.array(texts, dtype=object)
+
+
+def typed(x: float) -> str:
+    """Write a number back into an input field: the shortest text that reads back exactly.
+
+    >>> typed(0.1234567), typed(1.0), typed(-2.5), typed(1e-7)
+    ('0.1234567', '1', '-2.5', '1e-07')
+    """
+    text = repr(float(x))
+    return text[:-2] if text.endswith(".0") else text
 
 
 def exact(x: float) -> str:

@@ -83,9 +83,10 @@ def from_url(figure: str, params: dict) -> tuple[dict, list[str]]:
         raise ValueError(f"no URL state for {figure!r}")
     notices, state = [], {}
     known = PARAMETERS[figure]
-    for name in params:
-        if name not in known:
-            notices.append(f"Ignored unknown parameter {_shown(str(name))}.")
+    unknown = [str(name) for name in params if name not in known]
+    notices += [f"Ignored unknown parameter {_shown(name)}." for name in unknown[:5]]
+    if len(unknown) > 5:
+        notices.append(f"Ignored {len(unknown) - 5} more unknown parameters.")
     for name in known:
         if name not in params:
             continue
