@@ -116,6 +116,10 @@ def test_shutting_every_stopcock_gives_a_message(bench):
     assert bench.inner_text("#bench-shut-msg").startswith("Every key “she” may use is shut")
     assert shown_state(bench) == expected_state(shut=list(range(6)))
     assert not re.search(r"NaN|undefined", bench.inner_text("#fig-005"))
+    bench.click('#fig-004 .valve[data-index="1"] .body')  # open one again: the message goes
+    bench.wait_for_function("() => document.querySelector('#bench-shut-msg').textContent === ''")
+    assert shown_state(bench) == expected_state(shut=[0, 2, 3, 4, 5])
+    assert bench.get_attribute('#fig-004 .valve[data-index="1"]', "aria-pressed") == "false"
 
 
 def test_keyboard_only(bench):
@@ -160,4 +164,18 @@ def test_without_javascript_the_bench_shows_the_default_state(browser, server):
     page.goto(server + "bench/")
     assert shown_state(page) == expected_state()
     assert page.is_hidden(".bench-controls")
+    context.close()
+
+
+def test_an_action_before_python_is_ready_changes_the_linked_state(browser, server):
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(server + "bench/?head=sink&t=2")
+    assert page.locator("#fig-004 .runtime-status").get_attribute("data-state") != "ready"  # loading
+    page.click('#fig-005 tr[data-index="1"]')  # the reader acts at once
+    page.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]')"
+                           ".textContent === 'engineer'", timeout=30000)
+    page.wait_for_timeout(200)
+    assert shown_state(page) == expected_state(head="sink", temperature="2", query=1)
+    assert "head=sink" in page.url and "query=1" in page.url
     context.close()

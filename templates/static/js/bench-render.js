@@ -32,8 +32,8 @@ export function markValve(g, { index, word, open, can_turn: canTurn }) {
   }
   setAttr(g, "tabindex", "0");
   setAttr(g, "role", "button");
-  setAttr(g, "aria-pressed", String(!open));
-  setAttr(g, "aria-label", `Stopcock for ${word} (word ${index}): ${open ? "open" : "shut"}`);
+  setAttr(g, "aria-pressed", String(!open)); // pressed: shut
+  setAttr(g, "aria-label", `Shut the stopcock of ${word} (word ${index})`);
 }
 
 /** Draw the bench (FIG-004) for one answer; `rebuild` when the sentence changed. */
@@ -94,7 +94,7 @@ function rowNode(r) {
     html("td", { class: "weight" }, [
       svg("svg", { class: "bar", viewBox: "0 0 1 1", preserveAspectRatio: "none", "aria-hidden": "true", focusable: "false" },
         [svg("rect", { class: "bar-track", width: 1, height: 1 }), svg("rect", { class: "bar-fill", height: 1 })]),
-      html("span", { class: "num" })]),
+      html("span", { class: "num" }), html("span", { class: "row-note visually-hidden" })]),
   ]);
 }
 
@@ -110,6 +110,7 @@ export function renderTable(root, data, rebuild) {
     ["dot", "scaled", "tempered", "exp"].forEach((key, k) => { setText(cells[3 + k], r[key].text); });
     setAttr($(cells[7], ".bar-fill"), "width", r.weight.value);
     setText($(cells[7], ".num"), r.weight.text);
+    setText($(cells[7], ".row-note"), r.future ? " (comes later: masked)" : r.shut ? " (stopcock shut)" : "");
     const strip = $(cells[2], ".strip");
     setAttr(strip, "aria-label", "terms " + r.strip.terms);
     r.strip.signs.forEach((sign, k) => setAttr(strip.children[k], "class", `cell ${sign} l${r.strip.levels[k]}`));
@@ -137,7 +138,12 @@ export function renderMatrix(root, data, before) {
     before = null;
   }
   table.classList.toggle("compact", words.length > 12);
-  for (const tr of body.rows) tr.classList.toggle("is-query", Number(tr.dataset.index) === data.query.index);
+  for (const tr of body.rows) {
+    const current = Number(tr.dataset.index) === data.query.index;
+    tr.classList.toggle("is-query", current);
+    if (current) tr.setAttribute("aria-current", "true");
+    else tr.removeAttribute("aria-current");
+  }
   if (before && sameMatrix(before, data)) return; // only the query moved: the weights are the same
   data.matrix.forEach((row, r) => {
     const cells = body.rows[r].cells;
@@ -184,11 +190,9 @@ function renderErrors(root, problems) {
     if (slot) setText(slot, "");
   }
   for (const input of root.querySelectorAll(".bench-controls input")) input.removeAttribute("aria-invalid");
-  const status = $(root, ".runtime-status");
   for (const { field, message } of problems) {
-    const slot = $(root, MESSAGE_SLOTS[field] || "#none");
-    if (slot) setText(slot, message);
-    else if (status && !$(document, MESSAGE_SLOTS[field] || "#none")) setText(status, message);
+    const slot = $(root, MESSAGE_SLOTS[field] || ".state-notice") || $(root, ".state-notice");
+    if (slot) setText(slot, message); // a field this figure lacks: its own notice line
     const input = $(root, `.bench-controls input[name="${field}"]`);
     if (input) setAttr(input, "aria-invalid", "true");
   }

@@ -8,9 +8,9 @@ import {
 const $ = (root, selector) => root.querySelector(selector);
 const ARROWS = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
 
-/** Send the reader's whole state, changed by `change`, to Python. */
+/** Send the reader's whole state, changed by `change`, to Python (built when it is sent). */
 function ask(store, change) {
-  store.ask({ figure: "bench", ...store.good.state, ...change });
+  store.ask(() => ({ figure: "bench", ...store.good.state, ...change }));
 }
 
 function wireControls(root, store) {
@@ -42,8 +42,11 @@ function toggleValve(store, event) {
   if (!valve) return;
   event.preventDefault();
   const j = Number(valve.dataset.index);
-  const shut = store.good.state.shut;
-  ask(store, { shut: shut.includes(j) ? shut.filter((k) => k !== j) : [...shut, j] });
+  store.ask(() => {
+    const shut = store.good.state.shut;
+    return { figure: "bench", ...store.good.state,
+      shut: shut.includes(j) ? shut.filter((k) => k !== j) : [...shut, j] };
+  });
 }
 
 function wireTable(root, store) {
@@ -68,6 +71,8 @@ function wireMatrix(root, store) {
   table.addEventListener("focusin", (event) => {
     const td = event.target.closest("td[data-col]");
     if (!td) return;
+    for (const cell of table.querySelectorAll('td[tabindex="0"]')) cell.tabIndex = -1;
+    td.tabIndex = 0; // the grid's one tab stop follows focus, however it arrived
     const query = td.parentElement.cells[0].textContent;
     const key = table.tHead.rows[0].cells[td.cellIndex].textContent;
     readout.textContent = `query ${query} → key ${key}: ${td.textContent}`;
@@ -121,11 +126,12 @@ export function mount(root, store) {
     const answer = state.answer;
     const before = drawn?.ok ? drawn.data : null;
     drawn = answer;
-    if (!answer.ok) return renderErrors(root, answer.errors);
+    const speaks = root === store.roots[0]; // one figure of the group reports problems
+    if (!answer.ok) return speaks && renderErrors(root, answer.errors);
     const rebuild = answer.data.sentence.text !== shownSentence;
     shownSentence = answer.data.sentence.text;
     store.good = answer.data;
-    renderErrors(root, []);
+    if (speaks) renderErrors(root, []);
     renderControls(root, answer.data);
     renderDrawing(root, answer.data, rebuild);
     renderTable(root, answer.data, rebuild);

@@ -30,13 +30,12 @@ export function mount(root, store) {
     tr.addEventListener("click", () => store.ask({ figure: "fig-002", query: tr.dataset.query }));
   }
   root.querySelector(".fig-hint").hidden = false;
-  const table = root.querySelector("table");
-  const status = root.querySelector(".runtime-status");
+  const notice = root.querySelector(".state-notice");
   let drawn = null;
   store.subscribe((state) => {
     if (!state.answer || state.answer === drawn) return;
     drawn = state.answer;
     if (state.answer.ok) render(root, state.answer.data);
-    else status.textContent = state.answer.errors.map((e) => e.message).join(" ");
+    else notice.textContent = state.answer.errors.map((e) => e.message).join(" ");
   });
 }

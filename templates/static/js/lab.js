@@ -21,8 +21,7 @@ export function render(root, data, focused) {
   $(root, '[data-bind="hull"]').setAttribute("points", data.plot.hull);
   const out = data.plot.output;
   $(root, '[data-bind="output-point"]').setAttribute("transform", `translate(${out.x} ${out.y})`);
-  $(root, '[data-bind="plot-desc"]').textContent =
-    `Output ${out.text} lies inside the hull of the allowed values.`;
+  $(root, '[data-bind="plot-desc"]').textContent = data.plot.summary;
   $(root, '[data-bind="output"]').textContent = data.output.text;
   const pad = data.pad;
   $(root, '[data-bind="pad-point"]').setAttribute("cx", pad.x);
@@ -47,7 +46,7 @@ export function renderErrors(root, problems) {
   for (const selector of Object.values(where)) $(root, selector).textContent = "";
   for (const input of root.querySelectorAll("input")) input.removeAttribute("aria-invalid");
   for (const { field, message } of problems) {
-    const target = $(root, where[field] || "#lab-mask-msg");
+    const target = $(root, where[field] || ".state-notice"); // no field: the figure's notice
     target.textContent = message;
     const input = $(root, `input[name="${field}"]`);
     if (input) input.setAttribute("aria-invalid", "true");
@@ -60,13 +59,13 @@ export function mount(root, store) {
   const svg = $(root, ".pad");
   const plane = $(svg, "g");
 
-  const ask = (extra = {}) => store.ask({
+  const ask = (extra = {}) => store.ask(() => ({ // read the fields when the request is sent
     figure: "lab",
     query: [$(root, 'input[name="q1"]').value, $(root, 'input[name="q2"]').value],
     mask: [...root.querySelectorAll('input[name="mask"]')].map((box) => box.checked),
     temperature: $(root, 'input[name="temperature"]').value,
     ...extra,
-  });
+  }));
 
   controls.addEventListener("input", (event) => {
     if (event.target.type === "range") ask({ slider: event.target.value });

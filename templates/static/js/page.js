@@ -20,8 +20,7 @@ const STATUS_TEXT = {
 };
 
 function showStatus(element, { state, reason }) {
-  if (!element || state === "idle") return;
-  element.hidden = false;
+  if (state === "idle") return;
   element.dataset.state = state;
   element.textContent = STATUS_TEXT[state].replace("{reason}", reason);
 }
@@ -36,61 +35,73 @@ function keepAddress(answer) {
 /** Show which URL parameters were ignored, and why (as text: never as markup). */
 function showNotices(root, answer) {
   const slot = root.querySelector(".state-notice");
-  if (!slot || !answer.notices) return;
-  slot.textContent = answer.notices.join(" ");
-  slot.hidden = answer.notices.length === 0;
+  if (slot && answer.ok) slot.textContent = (answer.notices || []).join(" ");
 }
 
-// Figures of one group (data-group) share a store: one state, drawn several ways.
-const stores = new Map();
-function storeFor(root, index) {
-  const name = root.dataset.group || `${root.dataset.widget}-${index}`;
-  if (!stores.has(name)) {
-    const store = createStore({}, (request, answer) => runtime.request(name, request, (reply) => {
+/**
+ * Make the store for a figure, or the shared store of its group (data-group). A shared
+ * link's state is read first; a reader's action made meanwhile is sent after it, built
+ * then (requests may be functions), so it changes the linked state rather than replacing it.
+ */
+function makeStore(name, root) {
+  let waitingForUrl = false;
+  let deferred = null;
+  const send = (request, answer) => {
+    runtime.request(name, typeof request === "function" ? request() : request, (reply) => {
       keepAddress(reply);
-      showNotices(store.first, reply);
+      showNotices(root, reply);
       answer(reply);
-    }));
-    store.first = root;
-    stores.set(name, store);
-    const figure = URL_STATE[root.dataset.widget];
-    if (figure && location.search) { // a shared link: ask Python to read its state
-      store.ask({ figure, url: Object.fromEntries(new URLSearchParams(location.search)) });
-    }
+    });
+  };
+  const store = createStore((request, answer) => {
+    if (waitingForUrl) deferred = [request, answer];
+    else send(request, answer);
+  });
+  const figure = URL_STATE[root.dataset.widget];
+  if (figure && location.search) {
+    waitingForUrl = true;
+    send({ figure, url: Object.fromEntries(new URLSearchParams(location.search)) }, (reply) => {
+      store.set({ answer: reply });
+      waitingForUrl = false;
+      if (deferred) send(...deferred);
+      deferred = null;
+    });
   }
-  return stores.get(name);
+  return store;
 }
 
-let index = 0;
-for (const root of document.querySelectorAll("[data-widget]")) {
-  const load = WIDGETS[root.dataset.widget];
-  if (!load) continue;
-  const widget = await load();
-  const store = storeFor(root, index++);
-  widget.mount(root, store);
+const stores = new Map();
+const roots = [...document.querySelectorAll("[data-widget]")].filter((r) => WIDGETS[r.dataset.widget]);
+const modules = await Promise.all(roots.map((r) => WIDGETS[r.dataset.widget]().catch((error) => error)));
+roots.forEach((root, index) => {
+  const name = root.dataset.group || `${root.dataset.widget}-${index}`;
+  const first = !stores.has(name);
+  if (first) stores.set(name, Object.assign(makeStore(name, root), { roots: [] }));
+  stores.get(name).roots.push(root); // the first one shows the group's notices and errors
   const status = root.querySelector(".runtime-status");
-  runtime.onStatus((s) => {
-    showStatus(status, s);
-    store.set({ runtime: s.state });
-  });
-}
+  if (first && status) runtime.onStatus((s) => showStatus(status, s)); // once per group
+  if (modules[index] instanceof Error) {
+    if (status) status.textContent = `This figure could not be made live: ${modules[index].message}`;
+    return;
+  }
+  modules[index].mount(root, stores.get(name));
+});
 for (const root of document.querySelectorAll("[data-embed]")) share.mount(root);
 
 // Tell the offline module when Python has started (or failed): it registers then.
 runtime.onStatus(({ state }) => {
   if (state === "ready" || state === "failed") {
-    document.dispatchEvent(new Event("attention-bench:runtime-settled"));
+    document.dispatchEvent(new CustomEvent("attention-bench:runtime-settled", { detail: state }));
   }
 });
 
 // Start the runtime just after the first paint, or as soon as an interactive figure
 // scrolls into view, whichever comes first.
-const interactive = document.querySelectorAll("[data-widget]");
-if (interactive.length) {
+if (roots.length) {
   const begin = () => runtime.start();
   requestAnimationFrame(() => setTimeout(begin, 0)); // the frame is painted before this runs
   const seen = new IntersectionObserver((entries) => {
     if (entries.some((e) => e.isIntersecting)) begin();
   });
-  for (const element of interactive) seen.observe(element);
+  for (const element of roots) seen.observe(element);
 }

@@ -1,13 +1,13 @@
 // The page's side of the Python runtime: start the worker, report status, route requests.
 // Requests are JSON in, JSON out. Per channel only the newest request is sent or answered.
 
-const BOOT_TIMEOUT_MS = 30000;
+const BOOT_TIMEOUT_MS = 90000; // the first visit downloads about 16 MB: allow a slow network
 const config = document.body.dataset;
 let worker = null;
 let status = { state: "idle", reason: "" };
 const statusListeners = new Set();
 const latest = new Map(); // channel -> { id, json, answer } waiting to be sent
-const inFlight = new Map(); // channel -> id being computed
+const inFlight = new Map(); // channel -> the request being computed
 let nextId = 1;
 
 function setStatus(state, reason = "") {
@@ -19,9 +19,21 @@ function absolute(path) {
   return new URL(path, document.baseURI).href;
 }
 
+/** The answer every request gets once Python cannot run here. */
+function failure() {
+  const message = `Python could not start here (${status.reason}), so this cannot be recomputed.`;
+  return { ok: false, errors: [{ field: null, message }] };
+}
+
 function pump(channel) {
   const waiting = latest.get(channel);
-  if (!waiting || inFlight.has(channel) || status.state !== "ready") return;
+  if (!waiting || inFlight.has(channel)) return;
+  if (status.state === "failed") {
+    latest.delete(channel);
+    waiting.answer(failure());
+    return;
+  }
+  if (status.state !== "ready") return;
   latest.delete(channel);
   inFlight.set(channel, waiting);
   worker.postMessage({ type: "request", id: waiting.id, channel, json: waiting.json });
@@ -47,11 +59,16 @@ function fail(reason) {
   if (status.state === "failed") return;
   if (worker) worker.terminate();
   setStatus("failed", reason);
+  for (const [channel, request] of inFlight) {
+    inFlight.delete(channel);
+    if (!latest.has(channel)) latest.set(channel, request);
+  }
+  for (const channel of [...latest.keys()]) pump(channel); // each one hears why, once
 }
 
 /** Start the runtime once; later calls do nothing. */
 export function start() {
-  if (worker) return;
+  if (worker || status.state === "failed") return;
   setStatus("loading");
   try {
     worker = new Worker(absolute(config.worker), { type: "module" });

@@ -1,12 +1,13 @@
-// A small state store: one per widget. Widgets read state, ask the runtime, and redraw on change.
+// A small state store: one per widget (or group of figures). It holds the newest answer
+// from Python and tells its subscribers when it changes.
 
 /**
- * Create a store holding a widget's state.
- * @param {object} initial - the starting state
- * @param {(request: object, answer: (json: object) => void) => void} ask - sends a request to Python
+ * Create a store.
+ * @param {(request: object | (() => object), answer: (json: object) => void) => void} ask -
+ *   sends a request to Python; a function is called for the request only when it is sent
  */
-export function createStore(initial, ask) {
-  let state = initial;
+export function createStore(ask) {
+  let state = {};
   const listeners = new Set();
   return {
     get: () => state,
@@ -18,9 +19,9 @@ export function createStore(initial, ask) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    /** Ask Python for an answer; only the newest request of this store is ever answered. */
+    /** Ask Python; only the newest request of this store is ever answered. */
     ask(request) {
-      ask(request, (answer) => this.set({ answer, request }));
+      ask(request, (answer) => this.set({ answer }));
     },
   };
 }

@@ -17,9 +17,8 @@ async function boot({ indexURL, wheelURL }) {
 self.onmessage = async ({ data }) => {
   if (data.type === "boot") {
     try {
-      const start = performance.now();
       await boot(data);
-      self.postMessage({ type: "ready", ms: performance.now() - start });
+      self.postMessage({ type: "ready" });
     } catch (error) {
       self.postMessage({ type: "failed", reason: String((error && error.message) || error) });
     }
