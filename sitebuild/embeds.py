@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from attention import bench, lab, toy
+from attention.numbers import spelled
 
 
 @dataclass(frozen=True)
@@ -57,8 +58,8 @@ def registry() -> tuple[Embed, ...]:
               live=False),
         Embed("fig-002", "FIG-002", "mixture", "Weights choose a mixture", 880,
               (Param("query", "the query token", ", ".join(toy.TOKENS)),)),
-        Embed("lab", "FIG-003", "lab", "The lab: one query against three keys", 1650, (
-            Param("q", "the query's two coordinates", f"each from −{limits['query']} to "
+        Embed("lab", "FIG-003", "lab", f"The lab: one query against {spelled(len(toy.TOKENS))} keys", 1650, (
+            Param("q", f"the query's {spelled(toy.X.shape[1])} coordinates", f"each from −{limits['query']} to "
                                                       f"{limits['query']}, for example 0,0"),
             Param("mask", "which keys are allowed (1) or blocked (0)", "for example 1,0,1"),
             Param("t", "the temperature T", f"{limits['t_low']} to {limits['t_high']}"))),
@@ -66,6 +67,6 @@ def registry() -> tuple[Embed, ...]:
         Embed("bench-table", "FIG-005", "bench", "The bench's full working", 900, bench_params),
         Embed("bench-matrix", "FIG-006", "bench", "The bench's attention matrix", 700,
               bench_params),
-        Embed("bench-heads", "FIG-007", "bench", "Four heads and their weights", 1200,
+        Embed("bench-heads", "FIG-007", "bench", f"{spelled(len(bench.HEADS)).capitalize()} heads and their weights", 1200,
               live=False),
     )

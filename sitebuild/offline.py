@@ -17,7 +17,7 @@ def content_hash(site: Path) -> str:
     h = hashlib.sha256()
     for path in sorted(site.rglob("*")):
         rel = path.relative_to(site).as_posix()
-        if path.is_file() and not rel.startswith("runtime/") and rel != SERVICE_WORKER:
+        if path.is_file() and not rel.startswith(("runtime/", ".")) and rel != SERVICE_WORKER:
             h.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()[:16]
 
@@ -27,7 +27,7 @@ def site_files(site: Path) -> list[str]:
     urls = []
     for path in sorted(site.rglob("*")):
         rel = path.relative_to(site).as_posix()
-        if not path.is_file() or rel.startswith("runtime/") or rel == SERVICE_WORKER:
+        if not path.is_file() or rel.startswith(("runtime/", ".")) or rel == SERVICE_WORKER:
             continue
         if path.name == "index.html":
             urls.append(rel.removesuffix("index.html") or "./")

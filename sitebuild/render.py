@@ -12,7 +12,8 @@ from typing import Callable
 import jinja2
 from markupsafe import Markup, escape
 
-from attention.numbers import spelled
+from attention import export
+from attention.numbers import PLACES, spelled
 
 from . import embeds
 from .claims import Citation, Ledger
@@ -76,6 +77,8 @@ def make_env(templates: Path) -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.globals["embeds"] = {e.id: e for e in embeds.registry()}
+    env.globals["places"] = PLACES
+    env.globals["exports"] = set(export.FIGURES)
     env.filters["spelled"] = spelled
     env.filters["latex_vector"] = lambda s: "[" + ",".join(s["text"][1:-1].split(", ")) + "]"
     env.filters["bmatrix"] = lambda rows: (

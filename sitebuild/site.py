@@ -131,6 +131,8 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
     env = make_env(templates)
     renderer = PageRenderer(env, inputs.ledger, FIGURES)
     nav = (inputs.home, *inputs.chapters)
+    for claim in inputs.ledger.claims.values():
+        claim.cited_in.clear()  # rendering twice must not list a citation twice
     rendered: list[Rendered] = []
     for page in nav:
         rendered.append(renderer.render(page, {**inputs.toy, "chapters": nav, "root": page.root}))
@@ -186,9 +188,11 @@ def trim_js(js: str) -> str:
     lines = js.split("\n")
     if any(line.count("`") % 2 for line in lines):  # a template literal spans lines: keep all
         return js
+    if any(line.rstrip().endswith("\\") for line in lines):  # a string continues: keep all
+        return js
     kept = [line.strip() for line in lines]
     kept = [line for line in kept if line and not line.startswith("//")
-            and not (line.startswith("/*") and line.endswith("*/"))]
+            and not (line.startswith("/*") and line.find("*/") == len(line) - 2)]
     return "\n".join(kept) + "\n"
 
 
@@ -196,6 +200,7 @@ def write_site(pages: dict[str, str], inputs: Inputs, out: Path,
                templates: Path = TEMPLATES) -> None:
     """Write pages, static files and the runtime to a fresh folder, then swap it into place."""
     out = out.resolve()
+    _check_out(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:
@@ -212,6 +217,7 @@ def write_site(pages: dict[str, str], inputs: Inputs, out: Path,
             target = tmp / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(html, encoding="utf-8")
+        (tmp / MARKER).write_text("Built by Attention Bench's build.py; replaced on each build.\n")
         offline.write_service_worker(make_env(templates), tmp,
                                      RUNTIME_DIR if inputs.runtime_files else None)
         os.chmod(tmp, 0o755)
@@ -221,13 +227,28 @@ def write_site(pages: dict[str, str], inputs: Inputs, out: Path,
         raise
 
 
+MARKER = ".attention-bench-site"  # written into every build; only such a folder is replaced
+
+
 def _swap(new: Path, out: Path) -> None:
     """Replace out by new with two renames, so a reader never sees half a site."""
     old = out.with_name(f".{out.name}.old-{os.getpid()}")
     if out.exists():
         os.rename(out, old)
-    os.rename(new, out)
+    try:
+        os.rename(new, out)
+    except OSError:
+        if old.exists():
+            os.rename(old, out)  # put the previous site back
+        raise
     shutil.rmtree(old, ignore_errors=True)
+
+
+def _check_out(out: Path) -> None:
+    """Refuse to replace a folder that is neither empty nor an earlier build of the site."""
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).is_file())):
+        raise BuildError("will not replace a folder that is not an earlier build of this site "
+                         "(it has no " + MARKER + " file); choose an empty or new folder", out)
 
 
 def build(out: Path, templates: Path = TEMPLATES, cdn: bool = False) -> dict[str, str]:

@@ -25,13 +25,21 @@ self.addEventListener("activate", (event) => {
         await caches.delete(name);
       }
     }
-    // The runtime is usually in the HTTP cache already (the page has just loaded it).
-    const runtime = await caches.open(RUNTIME_CACHE);
-    for (const file of RUNTIME_FILES) {
-      if (!(await runtime.match(file))) await runtime.add(file).catch(() => {});
-    }
     await self.clients.claim();
   })());
+});
+
+// A page whose figures have started Python asks for the runtime to be kept: a reader who
+// only reads chapters without live figures never downloads 16 MB for nothing.
+async function keepRuntime() {
+  const runtime = await caches.open(RUNTIME_CACHE);
+  for (const file of RUNTIME_FILES) {
+    if (!(await runtime.match(file))) await runtime.add(file).catch(() => {});
+  }
+}
+
+self.addEventListener("message", (event) => {
+  if (event.data && event.data.type === "keep-runtime") event.waitUntil(keepRuntime());
 });
 
 async function fromCache(request) {

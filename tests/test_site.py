@@ -262,3 +262,14 @@ def test_a_local_build_ships_the_verified_runtime_under_a_versioned_path(built_s
     assert sorted(p.name for p in folder.iterdir()) == sorted(FILES)
     for name, digest in FILES.items():
         assert _sha256(folder / name) == digest
+
+
+def test_the_build_will_not_replace_a_folder_that_is_not_a_site(templates, tmp_path):
+    precious = tmp_path / "notes"
+    precious.mkdir()
+    (precious / "lecture.txt").write_text("week 3")
+    with pytest.raises(BuildError, match="will not replace a folder that is not an earlier build"):
+        build(precious, templates)
+    assert (precious / "lecture.txt").read_text() == "week 3"
+    build(tmp_path / "empty", templates)  # a new folder is fine, and so is a rebuild
+    build(tmp_path / "empty", templates)

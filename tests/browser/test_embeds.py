@@ -133,7 +133,8 @@ def test_drawing_downloads_as_a_standalone_svg(site_page, browser, tmp_path):
     info.value.save_as(path)
     root = ET.parse(path).getroot()
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
-    assert root.get("width") == "800" and root.get("height") == "600"
+    drawn = page.evaluate("() => document.querySelector('#fig-004 .bench-drawing').getBoundingClientRect().width")
+    assert root.get("viewBox") == "0 0 800 600" and int(root.get("width")) == round(drawn)
     assert "class" not in root.attrib and root.find(".//{http://www.w3.org/2000/svg}rect") is not None
     viewer = browser.new_page()
     errors = []
@@ -170,4 +171,31 @@ def test_each_embed_fits_its_suggested_height(browser, server, width):
         assert height <= embed.height, f"{embed.id} at {width}px needs {height}px"
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         page.close()
+    context.close()
+
+
+def test_the_lab_plot_downloads_at_its_drawn_size(site_page, tmp_path):
+    page = site_page.page
+    page.goto(site_page.base + "lab/")
+    page.click("#fig-003 .share summary")
+    with page.expect_download() as info:
+        page.click("#fig-003 .share button:has-text('Drawing as SVG')")
+    path = tmp_path / "plot.svg"
+    info.value.save_as(path)
+    root = ET.parse(path).getroot()
+    drawn = page.evaluate("() => document.querySelector('#fig-003 .value-plot').getBoundingClientRect().width")
+    assert int(root.get("width")) == round(drawn) and int(root.get("width")) > 100
+
+
+def test_the_heads_embed_stays_static(browser, server):
+    context = browser.new_context()
+    w = watch(context, server)
+    requests = []
+    w.page.on("request", lambda r: requests.append(r.url))
+    w.page.goto(server + "embed/bench-heads/")
+    w.page.wait_for_timeout(1500)
+    assert not any("/runtime/" in u or "/py/" in u for u in requests)
+    assert w.page.locator("#fig-007 .use-head:visible").count() == 0
+    assert w.page.locator("#fig-007 .share button:has-text('CSV')").count() == 0
+    w.assert_clean()
     context.close()

@@ -22,12 +22,17 @@ export function deepLink(root) {
   return base.href;
 }
 
+const escapeAttribute = (text) => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;")
+  .replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
 /** The iframe snippet for this figure in the state on screen. */
 export function embedCode(root) {
-  const src = `${siteRoot()}embed/${root.dataset.embed}/${location.search}`;
+  const src = new URL(`embed/${root.dataset.embed}/`, siteRoot());
+  src.search = location.search;
   const title = root.querySelector(".fig-title").textContent.replace(/\s+/g, " ").trim();
-  return `<iframe src="${src}" title="${title.replace(/"/g, "&quot;")} (Attention Bench)" width="100%" ` +
-    `height="${root.dataset.embedHeight}" style="border:0" loading="lazy" data-attention-bench></iframe>`;
+  return `<iframe src="${escapeAttribute(src.href)}" title="${escapeAttribute(title)} (Attention Bench)" ` +
+    `width="100%" height="${root.dataset.embedHeight}" style="border:0" loading="lazy" ` +
+    "data-attention-bench></iframe>";
 }
 
 /** A standalone SVG file of a drawing: every computed style written into attributes. */
@@ -41,9 +46,10 @@ export function standaloneSvg(svg) {
     copies[i].removeAttribute("class");
     copies[i].removeAttribute("tabindex");
   });
+  const drawn = svg.getBoundingClientRect(); // the size it has on the page
   clone.setAttribute("xmlns", SVG_NS);
-  clone.setAttribute("width", svg.viewBox.baseVal.width);
-  clone.setAttribute("height", svg.viewBox.baseVal.height);
+  clone.setAttribute("width", Math.round(drawn.width));
+  clone.setAttribute("height", Math.round(drawn.height));
   return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(clone);
 }
 
@@ -97,7 +103,7 @@ export function mount(root) {
     button("Copy link", () => copy(deepLink(root), output, status)),
     button("Copy embed code", () => copy(embedCode(root), output, status)),
   ];
-  if (root.dataset.embed !== "bench-heads") {
+  if ("export" in root.dataset) { // figures whose numbers Python can export
     tools.push(button("Numbers as CSV", () => exportNumbers(root, "csv", status)));
     tools.push(button("Numbers as JSON", () => exportNumbers(root, "json", status)));
   }
