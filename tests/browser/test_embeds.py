@@ -123,18 +123,23 @@ def test_downloads_equal_the_core_numbers(site_page):
     assert json.loads(info.value.path().read_text(encoding="utf-8")) == json.loads(json.dumps(expected))
 
 
+def download_svg(page, figure: str, drawing: str, path):
+    """Download a figure's drawing; return the parsed SVG and the width it has on the page."""
+    page.click(f"{figure} .share summary")
+    with page.expect_download() as info:
+        page.click(f"{figure} .share button:has-text('Drawing as SVG')")
+    info.value.save_as(path)
+    drawn = page.evaluate(f"() => document.querySelector('{figure} {drawing}').getBoundingClientRect().width")
+    return ET.parse(path).getroot(), round(drawn)
+
+
 def test_drawing_downloads_as_a_standalone_svg(site_page, browser, tmp_path):
     page = site_page.page
     page.goto(site_page.base + "bench/")
-    page.click("#fig-004 .share summary")
-    with page.expect_download() as info:
-        page.click("#fig-004 .share button:has-text('Drawing as SVG')")
     path = tmp_path / "bench.svg"
-    info.value.save_as(path)
-    root = ET.parse(path).getroot()
+    root, drawn = download_svg(page, "#fig-004", ".bench-drawing", path)
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
-    drawn = page.evaluate("() => document.querySelector('#fig-004 .bench-drawing').getBoundingClientRect().width")
-    assert root.get("viewBox") == "0 0 800 600" and int(root.get("width")) == round(drawn)
+    assert root.get("viewBox") == "0 0 800 600" and int(root.get("width")) == drawn
     assert "class" not in root.attrib and root.find(".//{http://www.w3.org/2000/svg}rect") is not None
     viewer = browser.new_page()
     errors = []
@@ -177,14 +182,8 @@ def test_each_embed_fits_its_suggested_height(browser, server, width):
 def test_the_lab_plot_downloads_at_its_drawn_size(site_page, tmp_path):
     page = site_page.page
     page.goto(site_page.base + "lab/")
-    page.click("#fig-003 .share summary")
-    with page.expect_download() as info:
-        page.click("#fig-003 .share button:has-text('Drawing as SVG')")
-    path = tmp_path / "plot.svg"
-    info.value.save_as(path)
-    root = ET.parse(path).getroot()
-    drawn = page.evaluate("() => document.querySelector('#fig-003 .value-plot').getBoundingClientRect().width")
-    assert int(root.get("width")) == round(drawn) and int(root.get("width")) > 100
+    root, drawn = download_svg(page, "#fig-003", ".value-plot", tmp_path / "plot.svg")
+    assert int(root.get("width")) == drawn > 100
 
 
 def test_the_heads_embed_stays_static(browser, server):
