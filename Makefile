@@ -3,7 +3,6 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8000
-SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: serve test benchmark system-packages
 
@@ -17,14 +16,10 @@ benchmark: $(VENV)/.test system-packages node_modules/.installed
 	$(BIN)/python build.py benchmark
 
 # Debian's Chromium (driven by Playwright with executable_path), the fonts the pages use,
-# Java for the Nu HTML Checker, and Node.js for the Pyodide parity test.
+# Java for the Nu HTML Checker, and Node.js with npm for the Pyodide parity test: each is
+# checked and installed on its own, only when missing (see tools/install-system-tools).
 system-packages:
-	@if ! command -v chromium >/dev/null || ! fc-list | grep -q "DejaVu Math TeX Gyre" \
-	    || ! command -v java >/dev/null || ! command -v node >/dev/null; then \
-	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends \
-	    chromium fonts-dejavu-core fonts-dejavu-extra default-jre-headless nodejs npm >/dev/null; \
-	fi
+	@tools/install-system-tools
 	@chromium --version
 
 # The Nu HTML Checker (vnu-jar), pinned in package-lock.json.
