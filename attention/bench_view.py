@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import bench, lab
+from . import bench, lab, whatif
 from .numbers import fixed, fixed_all, shown, typed
 
 __all__ = ["BenchInputError", "WIDTH", "heads", "matrix_weights", "parse_sentence", "view"]
@@ -138,8 +138,11 @@ def _strips(q: np.ndarray, K: np.ndarray) -> list[dict]:
 
 
 def view(sentence=None, head="coreference", query=None, temperature="1", slider=None,
-         shut=None) -> dict:
+         shut=None, without=()) -> dict:
     """Return the bench's full state for a reader's choices; raise BenchInputError if bad.
+
+    ``without`` removes steps ("scale", "mask", "shift") for the what-if comparison in
+    ``data["whatif"]`` (schema: attention.whatif.bench_entry).
 
     >>> v = view()
     >>> v["query"]["word"], [r["weight"]["text"] for r in v["rows"][:2]]
@@ -159,7 +162,7 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
         raise BenchInputError("shut", f"Every key “{words[i]}” may use is shut: nothing to "
                                       "pour. Open a stopcock.")
     Q, K = head_state.Q, head_state.K  # (n, d_k) each
-    return {
+    out = {
         "state": {"sentence": " ".join(words), "head": head, "query": i,
                   "temperature": typed(t), "shut": [j for j in range(n) if closed[j]]},
         "sentence": {"words": words, "text": " ".join(words)},
@@ -173,6 +176,13 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
         "drawing": _drawing(words, tr, i, allowed[i], causal[i], t),
         "summary": _summary(words, tr.weights[i], i),
     }
+    try:  # the what-if panel: the same row with steps removed (attention.whatif)
+        removed = whatif.steps(without)
+    except ValueError as exc:
+        raise BenchInputError("without", f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
+    out["whatif"] = {**whatif.bench_entry(tr, removed, i, words, causal, closed),
+                     "state": out["state"]}
+    return out
 
 
 class _HeadState(NamedTuple):

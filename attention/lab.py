@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from . import toy
+from . import toy, whatif
 from .numbers import fixed, shown, typed
 
 __all__ = ["LabInputError", "QUERY_LIMIT", "PAD_LIMIT", "T_RANGE", "T_SLIDER", "limits", "view"]
@@ -179,14 +179,17 @@ def _mask(mask) -> list[bool]:
     return list(mask)
 
 
-def view(query=("1", "1"), mask=None, temperature="1", move=None, pad=None, slider=None) -> dict:
+def view(query=("1", "1"), mask=None, temperature="1", move=None, pad=None, slider=None,
+         without=()) -> dict:
     """Return the lab's full state and working, or raise LabInputError for bad input.
 
     Schema: ``{"query": shown, "fields": [str, str], "mask": [bool],
     "temperature": shown, "slider": int,
     "d_k", "rows": [{"token", "index", "allowed", "key", "score", "scaled",
     "tempered", "shifted", "exp", "weight", "value"}], "output": shown,
-    "trace": {stage: nested lists}, "plot": {...}, "pad": {...}}``.
+    "trace": {stage: nested lists}, "plot": {...}, "pad": {...},
+    "whatif": see attention.whatif.lab_entry}``; ``without`` removes steps
+    ("scale", "shift") for the what-if comparison.
 
     >>> v = view(["0", "0"])
     >>> [r["weight"]["text"] for r in v["rows"]], v["output"]["text"]
@@ -202,6 +205,7 @@ def view(query=("1", "1"), mask=None, temperature="1", move=None, pad=None, slid
         t = _attempt(errors, _temperature, temperature)
     q = _attempt(errors, _query, query, move, pad)  # (d_k,)
     allowed = _attempt(errors, _mask, mask)
+    removed = _attempt(errors, _without, without)
     if errors:
         raise LabInputError.combine(errors)
     r = toy.roles()
@@ -220,7 +224,7 @@ def view(query=("1", "1"), mask=None, temperature="1", move=None, pad=None, slid
             "exp": shown(tr.exp[0, j]),
             "weight": shown(tr.weights[0, j]),
         })
-    return {
+    out = {
         "query": shown(q), "mask": allowed, "temperature": {"value": t, "text": typed(t)},
         "slider": slider_position(t), "d_k": tr.d_k, "rows": rows, "output": shown(tr.output[0]),
         "trace": {name: getattr(tr, name).tolist() for name in
@@ -235,6 +239,20 @@ def view(query=("1", "1"), mask=None, temperature="1", move=None, pad=None, slid
                 "key_points": [{"token": t_, "x": float(k[0]), "y": float(k[1])}
                          for t_, k in zip(toy.TOKENS, r["K"])]},
     }
+    out["whatif"] = whatif.lab_entry(tr, removed, q, out["fields"], allowed, typed(t), QUERY_LIMIT)
+    return out
+
+
+def _without(without) -> tuple:
+    """Read the steps removed for the what-if comparison; the lab has no causal mask."""
+    try:
+        removed = whatif.steps(without)
+    except ValueError as exc:
+        raise LabInputError("without", f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
+    if "mask" in removed:
+        raise LabInputError("without", "The lab has no causal mask to remove: block keys "
+                                       "with the switches instead.")
+    return removed
 
 
 def _box(x0: float, y0: float, x1: float, y1: float, margin: float) -> str:

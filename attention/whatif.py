@@ -1,0 +1,321 @@
+"""What if a step of attention were missing? Counterfactual weights beside ``attend``.
+
+Three steps can be removed, alone or together (``STEPS``, in canonical order):
+
+``scale``  no division by √d_k: the softmax sees the raw scores (÷ T still applies).
+``mask``   no causal mask: a word may look at later words. The reader's own shut or
+           blocked keys stay shut: they are the reader's choice, the mask is the model's.
+``shift``  no max-shift: the exponentials of the unshifted scores, as a naive
+           implementation computes them. When an exponential (any z > ``LN_MAX``) or
+           their sum overflows a double, or every exponential underflows to 0, the row
+           has no weights: ``Counterfactual.failure`` says which, never NaN on a page.
+
+>>> cf = counterfactual([[2.0, 1.0, 3.0]], d_k=2, without=["scale"])
+>>> cf.weights.round(3).tolist()                     # softmax([2, 1, 3]), not of ÷√2
+[[0.245, 0.09, 0.665]]
+>>> counterfactual([[800.0, 0.0]], d_k=1, without=["shift"]).failure
+('overflow',)
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import toy
+from .numbers import fixed, shown
+
+__all__ = ["LN_MAX", "MESSAGES", "STEPS", "Counterfactual", "counterfactual", "entropy_bits",
+           "naive_softmax", "steps", "lab_entry", "bench_entry"]
+
+STEPS = ("scale", "mask", "shift")
+LN_MAX = math.log(sys.float_info.max)  # 709.78…: e^z is finite only for z up to this
+MESSAGES = {
+    "overflow": "e^z overflows: 1.8e308 is the largest double; the naive weights are undefined",
+    "sum": "the sum of the e^z overflows: 1.8e308 is the largest double; the naive weights "
+           "are undefined",
+    "underflow": "every e^z underflows to 0: the naive weights are 0 ÷ 0, undefined",
+}
+LABELS = {"scale": "÷√d_k", "mask": "the causal mask", "shift": "the max-shift"}
+CHANGED = 0.0005  # below this a weight reads the same to three decimals
+
+
+def steps(without) -> tuple[str, ...]:
+    """Return the removed steps, unique and in canonical order; raise on an unknown one.
+
+    >>> steps(["shift", "scale", "shift"]), steps("mask,scale"), steps(None)
+    (('scale', 'shift'), ('scale', 'mask'), ())
+    """
+    if without is None:
+        return ()
+    if isinstance(without, str):
+        without = [w for w in without.split(",") if w]
+    if not isinstance(without, (list, tuple)):
+        raise ValueError("without must be a list of steps: scale, mask, shift")
+    for w in without:
+        if w not in STEPS:
+            raise ValueError(f"unknown step {str(w)[:20]!r}: choose scale, mask or shift")
+    return tuple(s for s in STEPS if s in without)
+
+
+def naive_softmax(z, allowed) -> tuple[np.ndarray, np.ndarray, tuple]:
+    """Softmax without the max-shift: (exp, weights, failure per row).
+
+    A row whose e^z or sum overflows, or whose e^z all underflow to 0, gets NaN
+    weights and a failure ``"overflow"``, ``"sum"`` or ``"underflow"`` (else None).
+
+    >>> e, w, f = naive_softmax([[0.0, 0.0], [710.0, 0.0]], [[True, True]] * 2)
+    >>> w[0].tolist(), f
+    ([0.5, 0.5], (None, 'overflow'))
+    """
+    z, allowed = np.asarray(z, dtype=float), np.asarray(allowed, dtype=bool)  # (n, m) each
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        e = np.where(allowed, np.exp(np.where(allowed, z, 0.0)), 0.0)  # (n, m); may hold inf
+        total = e.sum(axis=1, keepdims=True)  # (n, 1)
+        weights = e / total  # (n, m)
+    failure = []
+    for row_e, row_total in zip(e, total[:, 0]):
+        if not np.isfinite(row_e).all():
+            failure.append("overflow")
+        elif not math.isfinite(row_total):
+            failure.append("sum")
+        elif row_total == 0:
+            failure.append("underflow")
+        else:
+            failure.append(None)
+    weights[[f is not None for f in failure]] = np.nan  # (n, m); never shown, see failure
+    return e, weights, tuple(failure)
+
+
+def _stable(z: np.ndarray, allowed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The stable softmax of each row over its allowed keys: (exp of shifted z, weights)."""
+    top = np.where(allowed, z, -np.inf).max(axis=1, keepdims=True)  # (n, 1)
+    e = np.where(allowed, np.exp(np.minimum(z - top, 0.0)), 0.0)  # (n, m); every entry <= 1
+    return e, e / e.sum(axis=1, keepdims=True)  # (n, m) each
+
+
+@dataclass(frozen=True)
+class Counterfactual:
+    """Weights computed with some steps removed (arrays read-only).
+
+    allowed, z, exp, weights: (n, m). ``z`` is what enters the softmax (the score,
+    ÷√d_k unless ``scale`` is removed, ÷T); ``exp`` the exponentials as computed (of
+    z itself without the shift, may be inf; of z − max otherwise); ``weights`` NaN
+    in every row whose ``failure`` is not None. A row with no allowed key has
+    failure ``"empty"``.
+    """
+
+    without: tuple
+    allowed: np.ndarray
+    z: np.ndarray
+    exp: np.ndarray
+    weights: np.ndarray
+    failure: tuple
+
+    def __post_init__(self):
+        for value in (self.allowed, self.z, self.exp, self.weights):
+            value.flags.writeable = False
+
+
+def counterfactual(scores, d_k: int, temperature: float = 1.0, mask=None, causal=None,
+                   without=()) -> Counterfactual:
+    """Recompute the weights of raw scores ``Q Kᵀ`` with the steps in ``without`` removed.
+
+    ``mask`` is the reader's (n, m) boolean mask (True = allowed) and stays applied;
+    ``causal`` the model's, dropped when ``mask`` is in ``without``.
+
+    >>> cf = counterfactual([[1.0, 5.0]], 1, causal=[[True, False]], without=["mask"])
+    >>> cf.weights.round(3).tolist(), cf.allowed.tolist()
+    ([[0.018, 0.982]], [[True, True]])
+    """
+    removed = steps(without)
+    S = np.asarray(scores, dtype=float)  # (n, m)
+    if S.ndim != 2 or not np.isfinite(S).all():
+        raise ValueError("scores must be a finite (n, m) matrix")
+    t = float(temperature)
+    if not math.isfinite(t) or t <= 0:
+        raise ValueError(f"temperature must be a finite number greater than 0, got {t}")
+    allowed = np.ones(S.shape, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
+    if causal is not None and "mask" not in removed:
+        allowed = allowed & np.asarray(causal, dtype=bool)  # (n, m)
+    z = S / (1.0 if "scale" in removed else math.sqrt(d_k)) / t  # (n, m)
+    empty = ~allowed.any(axis=1)  # (n,)
+    live = np.where(empty[:, None], True, allowed)  # (n, m); empty rows are computed, then voided
+    if "shift" in removed:
+        e, weights, failure = naive_softmax(z, live)
+    else:
+        e, weights = _stable(z, live)
+        failure = (None,) * len(S)
+    failure = tuple("empty" if x else f for x, f in zip(empty, failure))
+    weights = np.where(np.array([f is not None for f in failure])[:, None], np.nan, weights)
+    return Counterfactual(removed, allowed, z, np.where(allowed, e, 0.0), weights, failure)
+
+
+def entropy_bits(w) -> float:
+    """Return the entropy of a weight row in bits: 0 for one-hot, log2 m for uniform.
+
+    >>> entropy_bits([0.5, 0.5, 0.0]), entropy_bits([1.0, 0.0])
+    (1.0, 0.0)
+    """
+    w = np.asarray(w, dtype=float)  # (m,)
+    w = w[w > 0]
+    return float(max(0.0, -(w * np.log2(w)).sum()))
+
+
+def _row(weights, labels) -> dict:
+    """A row's weights with its largest weight and its entropy in bits."""
+    j = int(np.argmax(weights))
+    return {"weights": [shown(w) for w in weights],
+            "top": {"index": j, "word": labels[j], "weight": shown(weights[j])},
+            "entropy": shown(entropy_bits(weights)), "failure": None, "message": None}
+
+
+def _title(removed: tuple, d_k: int) -> str:
+    """Name the removed steps: "Without ÷√8 and the max-shift"."""
+    names = [LABELS[s].replace("d_k", str(d_k)) for s in removed]
+    return "Without " + (" and ".join(names) if len(names) < 3
+                         else f"{names[0]}, {names[1]} and {names[2]}")
+
+
+def sentence(real, cf, failure, labels, removed, d_k, query="the query", later=()) -> str:
+    """Say in one sentence, from the numbers, what removing the steps changed for a row.
+
+    ``real``, ``cf``: weight rows (m,); ``later``: (m,) True for keys after the query.
+    """
+    if not removed:
+        return "Every step is in place: these are the real weights."
+    head = _title(removed, d_k)
+    if failure is not None:
+        return (f"{head}, {MESSAGES[failure]}. With the max-shift the top key's e^z is exactly "
+                "1 and every other one at most 1, so the real row is unaffected.")
+    real, cf = np.asarray(real), np.asarray(cf)
+    a, b = int(np.argmax(real)), int(np.argmax(cf))
+    later = np.asarray(later, dtype=bool) if len(later) else np.zeros(len(real), dtype=bool)
+    ahead = float(cf[later].sum())
+    if ahead >= CHANGED:
+        j = int(np.flatnonzero(later)[np.argmax(cf[later])])
+        return (f"{head}, {query} gives {fixed(ahead)} of its unit to later words, most to "
+                f"“{labels[j]}” ({fixed(cf[j])}); its largest weight is now “{labels[b]}” "
+                f"({fixed(cf[b])}), was “{labels[a]}” ({fixed(real[a])}).")
+    if b != a:
+        return (f"{head}, {query} looks mostly at “{labels[b]}” ({fixed(cf[b])}) instead "
+                f"of “{labels[a]}” ({fixed(real[a])}).")
+    diff = float(cf[a] - real[a])
+    if abs(diff) < CHANGED and float(np.abs(cf - real).max()) < CHANGED:
+        if removed == ("shift",):
+            return (f"{head} the weights come out the same: subtracting the largest score "
+                    "changes no weight, it only keeps every e^z at most 1.")
+        if "mask" in removed and later.any():
+            return (f"{head}, {query} could look at later words, but none scores high enough "
+                    "to take any weight: the weights stay the same to three decimals.")
+        return f"{head}, the weights stay the same to three decimals."
+    h_real, h_cf = entropy_bits(real), entropy_bits(cf)
+    verb = "falls" if h_cf < h_real else "rises"
+    return (f"{head}, “{labels[a]}” takes {fixed(cf[a])} instead of {fixed(real[a])}: "
+            f"{fixed(abs(diff))} {'more' if diff > 0 else 'less'}, and the entropy {verb} "
+            f"from {fixed(h_real)} to {fixed(h_cf)} bits.")
+
+
+def _compare(tr, cf: Counterfactual, i: int, labels, query: str, later=()) -> dict:
+    """The real row i and its counterfactual, side by side, with the sentence."""
+    failure = cf.failure[i]
+    if failure is None:
+        counter = _row(cf.weights[i], labels)
+    else:
+        counter = {"weights": None, "top": None, "entropy": None, "failure": failure,
+                   "message": MESSAGES.get(failure, "every key this row could use is shut")}
+    if failure == "empty":
+        text = f"{_title(cf.without, tr.d_k)}, every key {query} could use is still shut."
+    else:
+        text = sentence(tr.weights[i], cf.weights[i], failure, labels, cf.without, tr.d_k,
+                        query, later)
+    return {"real": _row(tr.weights[i], labels),
+            "counterfactual": counter if cf.without else None, "sentence": text}
+
+
+def _options(names, removed, d_k) -> list[dict]:
+    """The toggles a figure offers, each with its label and whether it is on."""
+    return [{"name": s, "label": "without " + LABELS[s].replace("d_k", str(d_k)),
+             "on": s in removed} for s in names]
+
+
+def lab_entry(tr, removed: tuple, q, fields, mask, t_text: str, limit: float) -> dict:
+    """Return the lab's ``whatif`` data for its trace (one query row).
+
+    Schema: ``{"without": [step], "options": [{"name", "label", "on"}],
+    "state": {"query", "mask", "temperature"}, "real": row, "counterfactual": row | None,
+    "sentence": str, "output": shown | None, "reach": {"factor", "fields"} | None}``
+    where a row is ``{"weights": [shown] | None, "top": {"index", "word", "weight"} | None,
+    "entropy": shown | None, "failure": None | "overflow" | "sum" | "underflow",
+    "message": str | None}``. ``reach`` is the smallest round factor (within the
+    query's limit) by which scaling q makes the naive softmax overflow, when ``shift``
+    is removed and it does not yet.
+    """
+    cf = counterfactual(tr.scores, tr.d_k, tr.temperature, mask=[mask], without=removed)
+    labels = list(toy.TOKENS)
+    out = {"without": list(removed), "options": _options(("scale", "shift"), removed, tr.d_k),
+           "state": {"query": list(fields), "mask": list(mask), "temperature": t_text},
+           **_compare(tr, cf, 0, labels, "the query"), "output": None, "reach": None}
+    if removed and cf.failure[0] is None:
+        out["output"] = shown(np.nan_to_num(cf.weights[0]) @ toy.roles()["V"])  # (m,) @ (m, d_v)
+    if "shift" in removed and cf.failure[0] is None:
+        out["reach"] = _reach(cf.z[0][np.asarray(mask)], np.asarray(q, dtype=float), limit)
+    return out
+
+
+def _reach(z: np.ndarray, q: np.ndarray, limit: float):
+    """The smallest factor 2, 5, 10, 20, … that lifts the largest z past LN_MAX."""
+    top = float(z.max())
+    if top <= 0:
+        return None
+    for k in range(0, 8):
+        for f in (2, 5, 10):
+            factor = f * 10 ** k
+            if top * factor > LN_MAX and np.abs(q * factor).max() <= limit:
+                return {"factor": str(factor), "fields": [f"{x * factor:g}" for x in q]}
+    return None
+
+
+def bench_entry(tr, removed: tuple, i: int, words, causal, closed) -> dict:
+    """Return the bench's ``whatif`` data for query i of a head's trace.
+
+    Schema: as lab_entry's ``without``, ``options``, ``real``, ``counterfactual`` and
+    ``sentence``, plus ``"keys": [{"index", "word", "future", "open", "real": shown,
+    "counterfactual": shown | None, "z": shown, "z_real": shown}]`` (the current
+    query's keys: ``open`` is whether the counterfactual lets the key through, ``z`` the
+    counterfactual's softmax input, for ghost needles) and ``"matrix": [{"failure",
+    "message", "cells": [None | [text, level 0..10]]}] | None`` (the counterfactual
+    matrix, None when no step is removed; a None cell is masked or shut).
+    """
+    shut = np.array(closed, dtype=bool)[None, :]  # (1, n)
+    reader = np.broadcast_to(~shut, causal.shape)  # (n, n): the reader's stopcocks
+    cf = counterfactual(tr.scores, tr.d_k, tr.temperature, mask=reader, causal=causal,
+                        without=removed)
+    later = ~causal[i]  # (n,)
+    word = words[i]
+    out = {"without": list(removed),
+           "options": _options(STEPS, removed, tr.d_k),
+           **_compare(tr, cf, i, list(words), f"“{word}”", later if "mask" in removed else ())}
+    cf_row = cf.weights[i]  # (n,)
+    ok = cf.failure[i] is None and bool(removed)
+    out["keys"] = [{"index": j, "word": w, "future": bool(later[j]), "open": bool(cf.allowed[i, j]),
+                    "real": shown(tr.weights[i, j]),
+                    "counterfactual": shown(cf_row[j]) if ok else None,
+                    "z": shown(cf.z[i, j]), "z_real": shown(tr.tempered[i, j])}
+                   for j, w in enumerate(words)]
+    out["matrix"] = _matrix(cf) if removed else None
+    return out
+
+
+def _matrix(cf: Counterfactual) -> list[dict]:
+    """The counterfactual matrix: per row its failure or its cells (None where masked)."""
+    rows = []
+    for r, failure in enumerate(cf.failure):
+        ok = failure is None
+        cells = [[fixed(cf.weights[r, c]), int(np.rint(cf.weights[r, c] * 10))]
+                 if ok and cf.allowed[r, c] else None for c in range(cf.weights.shape[1])]
+        rows.append({"failure": failure, "message": MESSAGES.get(failure), "cells": cells})
+    return rows

@@ -1,0 +1,196 @@
+"""What if a step were missing: counterfactual weights, checked against arithmetic done here."""
+
+import json
+import math
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from attention import bench, bench_view, lab, ops, whatif
+
+LN_MAX = math.log(sys.float_info.max)  # ≈ 709.78
+
+
+def softmax_by_hand(scores):
+    """exp(s_j) / Σ exp(s), one key at a time (fine for the small scores used here)."""
+    top = max(scores)
+    e = [math.exp(s - top) for s in scores]
+    return [x / sum(e) for x in e]
+
+
+def test_ln_max_is_the_log_of_the_largest_double():
+    assert whatif.LN_MAX == pytest.approx(709.78, abs=0.01)
+    assert math.isfinite(math.exp(whatif.LN_MAX - 1e-9))
+    with pytest.raises(OverflowError):
+        math.exp(whatif.LN_MAX + 1e-9)
+
+
+def test_the_toys_rises_row_without_scaling_is_softmax_of_2_1_3():
+    # toy.py: q(rises) = [1, 1]; keys [1, 1], [0, 1], [1, 2] -> raw scores 2, 1, 3.
+    e2, e1, e3 = math.exp(2), math.exp(1), math.exp(3)
+    expected = [e2 / (e2 + e1 + e3), e1 / (e2 + e1 + e3), e3 / (e2 + e1 + e3)]
+    entry = lab.view(["1", "1"], without=["scale"])["whatif"]
+    got = [w["value"] for w in entry["counterfactual"]["weights"]]
+    assert got == pytest.approx(expected, abs=1e-15)
+    # the real row keeps ÷√2: softmax([2, 1, 3] / √2)
+    real = softmax_by_hand([2 / math.sqrt(2), 1 / math.sqrt(2), 3 / math.sqrt(2)])
+    assert [w["value"] for w in entry["real"]["weights"]] == pytest.approx(real, abs=1e-15)
+    assert entry["counterfactual"]["top"]["word"] == "rises"
+    h = -sum(p * math.log2(p) for p in expected)
+    assert entry["counterfactual"]["entropy"]["value"] == pytest.approx(h, abs=1e-12)
+    assert "rises" in entry["sentence"] and f"{expected[2]:.3f}" in entry["sentence"]
+
+
+def test_temperature_still_divides_without_scaling():
+    got = whatif.counterfactual([[2.0, 1.0, 3.0]], d_k=2, temperature=2.0, without=["scale"])
+    assert got.weights[0].tolist() == pytest.approx(softmax_by_hand([1.0, 0.5, 1.5]), abs=1e-15)
+
+
+def _bench_q_and_k(head):
+    """The bench's query and key vectors, rebuilt here from the encoding and W_Q, W_K."""
+    words = list(bench.DEFAULT_SENTENCE)
+    X = bench.encode(words)  # (8, 11)
+    h = bench.HEADS[head]
+    Q = [[sum(X[i, f] * h.W_Q[f, c] for f in range(11)) for c in range(8)] for i in range(8)]
+    K = [[sum(X[j, f] * h.W_K[f, c] for f in range(11)) for c in range(8)] for j in range(8)]
+    return words, Q, K
+
+
+def test_the_benchs_coreference_row_for_she_without_scaling():
+    words, Q, K = _bench_q_and_k("coreference")
+    i = words.index("she")  # 6; the causal mask lets it see words 0..6
+    raw = [sum(a * b for a, b in zip(Q[i], K[j])) for j in range(i + 1)]
+    expected = softmax_by_hand(raw) + [0.0]  # "left" comes later: masked
+    entry = bench_view.view(without=["scale"])["whatif"]
+    got = [k["counterfactual"]["value"] for k in entry["keys"]]
+    assert got == pytest.approx(expected, abs=1e-12)
+    real = softmax_by_hand([s / math.sqrt(8) for s in raw]) + [0.0]
+    assert [k["real"]["value"] for k in entry["keys"]] == pytest.approx(real, abs=1e-12)
+    assert entry["counterfactual"]["top"] == {"index": 1, "word": "engineer",
+                                              "weight": {"value": pytest.approx(expected[1]),
+                                                         "text": f"{expected[1]:.3f}"}}
+    more = expected[1] - real[1]
+    assert f"{more:.3f} more" in entry["sentence"]
+
+
+def test_without_the_mask_later_words_open_but_shut_ones_stay_shut():
+    # sink head, query "the" (0): its scores are -4 x recency(j) = -4 (20 sin(0.05 j) - 30 cos(0.05 j))
+    words = list(bench.DEFAULT_SENTENCE)
+    recency = [20 * math.sin(0.05 * j) - 30 * math.cos(0.05 * j) for j in range(8)]
+    z = [-4 * r / math.sqrt(8) for r in recency]
+    open_keys = [j for j in range(8) if j != 2]  # the reader shut "fixed"
+    w = softmax_by_hand([z[j] for j in open_keys])
+    expected = [0.0] * 8
+    for j, x in zip(open_keys, w):
+        expected[j] = x
+    entry = bench_view.view(head="sink", query=0, shut=[2], without=["mask"])["whatif"]
+    assert [k["counterfactual"]["value"] for k in entry["keys"]] == pytest.approx(expected)
+    assert [k["open"] for k in entry["keys"]] == [j != 2 for j in range(8)]
+    assert [k["future"] for k in entry["keys"]] == [j > 0 for j in range(8)]
+    later = sum(expected[1:])
+    assert f"gives {later:.3f} of its unit to later words" in entry["sentence"]
+    assert "“engineer”" in entry["sentence"]  # the heaviest later word
+
+
+def test_the_counterfactual_matrix_marks_masked_cells():
+    entry = bench_view.view(without=["scale"])["whatif"]
+    for r, row in enumerate(entry["matrix"]):
+        assert [c is None for c in row["cells"]] == [c > r for c in range(8)]
+    unmasked = bench_view.view(without=["mask"], shut=[3])["whatif"]["matrix"]
+    assert all((cell is None) == (c == 3) for row in unmasked for c, cell in enumerate(row["cells"]))
+    assert bench_view.view()["whatif"]["matrix"] is None
+
+
+def test_naive_softmax_overflows_at_a_low_temperature_and_says_so():
+    d = bench_view.view(temperature="0.05", without=["shift"])
+    cf = d["whatif"]["counterfactual"]
+    assert cf["failure"] == "overflow" and cf["weights"] is None and cf["top"] is None
+    assert cf["message"] == ("e^z overflows: 1.8e308 is the largest double; "
+                             "the naive weights are undefined")
+    assert cf["message"] in d["whatif"]["sentence"]
+    assert all(k["counterfactual"] is None for k in d["whatif"]["keys"])
+    json.dumps(d, allow_nan=False)  # no NaN or Infinity anywhere
+
+
+def test_every_extreme_state_stays_json_safe():
+    for head in bench.HEADS:
+        for t in ("0.01", "1", "100"):
+            for query in range(8):
+                d = bench_view.view(head=head, query=query, temperature=t,
+                                    without=["scale", "mask", "shift"])
+                json.dumps(d, allow_nan=False)
+    d = lab.view(["1000", "1000"], temperature="0.01", without=["scale", "shift"])
+    json.dumps(d, allow_nan=False)
+    assert d["whatif"]["counterfactual"]["failure"] == "overflow"
+
+
+def test_every_exponential_underflowing_is_its_own_failure():
+    cf = whatif.counterfactual([[-800.0, -900.0]], d_k=1, without=["shift"])
+    assert cf.failure == ("underflow",)
+    assert "0 ÷ 0" in whatif.MESSAGES["underflow"]
+
+
+def test_a_finite_sum_that_overflows_is_caught():
+    z = LN_MAX - 0.1  # each e^z is finite, two of them are not
+    assert math.isfinite(math.exp(z)) and not math.isfinite(math.exp(z) * 2)
+    assert whatif.counterfactual([[z, z]], d_k=1, without=["shift"]).failure == ("sum",)
+
+
+def test_the_lab_can_reach_overflow_by_scaling_the_query():
+    entry = lab.view(["1", "1"], without=["shift"])["whatif"]
+    reach = entry["reach"]
+    factor = int(reach["factor"])
+    # the largest score of q = factor x [1, 1] is 3 x factor (key rises = [1, 2]), ÷ √2
+    assert 3 * factor / math.sqrt(2) > LN_MAX
+    assert 3 * (factor / 2) / math.sqrt(2) < LN_MAX  # the next smaller round factor is not enough
+    assert reach["fields"] == [str(factor), str(factor)]
+    after = lab.view(reach["fields"], without=["shift"])["whatif"]
+    assert after["counterfactual"]["failure"] == "overflow" and after["reach"] is None
+
+
+def test_steps_are_canonical_and_checked():
+    assert whatif.steps(["shift", "scale", "mask", "scale"]) == ("scale", "mask", "shift")
+    with pytest.raises(ValueError, match="unknown step 'zoom'"):
+        whatif.steps(["zoom"])
+    with pytest.raises(lab.LabInputError, match="no causal mask"):
+        lab.view(without=["mask"])
+    with pytest.raises(bench_view.BenchInputError) as err:
+        bench_view.view(without=["<b>"])
+    assert err.value.field == "without"
+
+
+def test_without_shift_alone_changes_no_weight():
+    d = bench_view.view(without=["shift"])["whatif"]
+    assert [k["counterfactual"]["value"] for k in d["keys"]] == pytest.approx(
+        [k["real"]["value"] for k in d["keys"]], abs=1e-15)
+    assert "come out the same" in d["sentence"]
+
+
+def test_entropy_in_bits():
+    assert whatif.entropy_bits([0.25] * 4) == pytest.approx(2.0)
+    assert whatif.entropy_bits([1.0, 0.0, 0.0]) == 0.0
+
+
+scores = st.lists(st.floats(-3000, 3000, allow_nan=False), min_size=1, max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(scores, st.integers(1, 16), st.floats(0.01, 100), st.sampled_from([(), ("scale",)]))
+def test_naive_overflows_exactly_when_a_score_passes_ln_max(row, d_k, t, more):
+    cf = whatif.counterfactual([row], d_k, t, without=("shift", *more))
+    root = 1.0 if more else math.sqrt(d_k)
+    z = [s / root / t for s in row]  # after ÷√d_k (unless removed) and ÷T
+    assume(all(abs(x - LN_MAX) > 1e-9 for x in z))
+    assert (cf.failure[0] == "overflow") == (max(z) > LN_MAX)
+    if max(z) < LN_MAX - math.log(len(z)):  # then even the sum of all the e^z fits
+        assert cf.failure[0] in (None, "underflow")
+    # the stable softmax of the very same scores never fails
+    w = ops.softmax([z])
+    assert np.isfinite(w).all() and w.sum() == pytest.approx(1.0)
+    stable = whatif.counterfactual([row], d_k, t, without=more)
+    assert stable.failure == (None,) and np.isfinite(stable.weights).all()
+    if cf.failure[0] is None:
+        assert cf.weights[0] == pytest.approx(w[0], abs=1e-12)
