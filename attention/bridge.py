@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import math
 
-from . import bench_view, export, figures, lab, urlstate
+from . import bench_view, export, figures, lab, quiz, urlstate
 
 __all__ = ["MAX_REQUEST", "handle", "handle_json"]
 
@@ -54,15 +54,18 @@ def _export(state: dict) -> dict:
     if not isinstance(figure_state, dict):
         raise RequestError("The state to export must be an object.", "state")
     table = export.export(of, figure_state)
-    return {"filename": f"attention-bench-{of}", "csv": export.to_csv(table), "json": table}
+    return {"filename": export.filename(table), "csv": export.to_csv(table), "json": table}
 
 
 FIGURES = {  # name: (builder taking the state as a dict, the fields a request may set)
     "bench": (lambda state: bench_view.view(**state),
-              {"sentence", "head", "query", "temperature", "slider", "shut"}),
+              {"sentence", "head", "query", "temperature", "slider", "shut", "without"}),
     "export": (_export, {"of", "state", "url"}),
     "fig-002": (_fig_002, {"query"}),
-    "lab": (lambda state: lab.view(**state), {"query", "mask", "temperature", "move", "pad", "slider"}),
+    "lab": (lambda state: lab.view(**state),
+            {"query", "mask", "temperature", "move", "pad", "slider", "without"}),
+    "quiz": (lambda state: quiz.view(**state),  # the bench's questions for a bench state
+             {"sentence", "head", "query", "temperature", "shut", "without"}),
 }
 
 

@@ -1,17 +1,23 @@
 """A figure's numbers as a table, for download as CSV or JSON: full precision, from the core.
 
 Each export names its columns and gives one row per key (or per matrix cell), the
-same quantities the figure shows, unrounded.
+same quantities the figure shows, unrounded. Every row also carries the state it was
+made from, and a JSON export has it as ``"state"``, so a file says what it shows; with
+steps removed (``without``) the what-if columns follow the real ones.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import math
+import re
 
-from . import bench_view, figures, lab
+import numpy as np
 
-__all__ = ["FIGURES", "URL_STATE", "export", "to_csv"]
+from . import bench, bench_view, figures, lab, toy, whatif
+
+__all__ = ["FIGURES", "URL_STATE", "export", "filename", "to_csv"]
 
 
 def _fig_001(state: dict) -> dict:
@@ -32,34 +38,105 @@ def _fig_002(state: dict) -> dict:
             "rows": rows, "query": d["query"]["token"], "output": d["output"]["value"]}
 
 
+def _finite(x: float):
+    """A number as it goes into a file: None (an empty CSV cell) for an overflowed one."""
+    x = float(x)
+    return x if math.isfinite(x) else None
+
+
+def _without(cf, r: int, c: int) -> list:
+    """The what-if columns of one cell: steps removed, z, e^z, weight and failure."""
+    failure = cf.failure[r]
+    return ["+".join(cf.without), _finite(cf.z[r, c]), _finite(cf.exp[r, c]) if cf.allowed[r, c]
+            else 0.0, None if failure else float(cf.weights[r, c]), failure or ""]
+
+
+WITHOUT_COLUMNS = ["without", "without_z", "without_exp", "without_weight", "without_failure"]
+
+
 def _lab(state: dict) -> dict:
-    """The lab: every stage for every key, with the query, the temperature and the output."""
+    """The lab: every stage for every key; each row also carries the state it was made
+    from (q, T, the key's switch) and the output, so a file stands on its own."""
     d = lab.view(**state)
     stages = ("score", "scaled", "tempered", "shifted", "exp", "weight")
-    rows = [[r["token"], r["allowed"], *[r[s]["value"] for s in stages]] for r in d["rows"]]
-    return {"columns": ["key", "allowed", *stages], "rows": rows, "query": d["query"]["value"],
-            "temperature": d["temperature"]["value"], "output": d["output"]["value"]}
+    q, out, t = d["query"]["value"], d["output"]["value"], d["temperature"]["value"]
+    removed = tuple(d["whatif"]["without"])
+    tr = toy.trace(q, mask=d["mask"], temperature=t)
+    cf = whatif.counterfactual(tr.scores, tr.d_k, t, mask=[d["mask"]], without=removed)
+    rows = [[*q, t, r["token"], r["allowed"], *[r[s]["value"] for s in stages], *out,
+             *(_without(cf, 0, j) if removed else [])] for j, r in enumerate(d["rows"])]
+    w = d["whatif"]
+    return {"columns": ["q_1", "q_2", "T", "key", "allowed", *stages, "output_1", "output_2",
+                        *(WITHOUT_COLUMNS if removed else [])],
+            "rows": rows, "query": q, "temperature": t, "output": out,
+            "state": {"q": d["fields"], "T": d["temperature"]["text"],
+                      "allowed": [r["token"] for r in d["rows"] if r["allowed"]],
+                      "without": list(removed)},
+            **({"without": {"steps": list(removed), "failure": w["counterfactual"]["failure"],
+                            "message": w["counterfactual"]["message"],
+                            "output": w["output"]["value"] if w["output"] else None,
+                            "sentence": w["sentence"]}} if removed else {})}
+
+
+def _bench_state(d: dict) -> dict:
+    """The bench state an export was made from, the query as position and word."""
+    s = d["state"]
+    return {"sentence": s["sentence"], "head": s["head"],
+            "query": {"index": s["query"], "word": d["query"]["word"]},
+            "T": s["temperature"], "shut": [{"index": j, "word": d["sentence"]["words"][j]}
+                                            for j in s["shut"]],
+            "without": d["whatif"]["without"]}
+
+
+def _bench_cf(d: dict):
+    """The counterfactual of the whole sentence under the bench's state, or None."""
+    removed = tuple(d["whatif"]["without"])
+    if not removed:
+        return None
+    words, s = d["sentence"]["words"], d["state"]
+    n = len(words)
+    tr = bench.trace(words, s["head"], d["temperature"]["value"])
+    shut = np.zeros(n, dtype=bool)
+    shut[s["shut"]] = True
+    return whatif.counterfactual(tr.scores, tr.d_k, tr.temperature,
+                                 mask=np.broadcast_to(~shut, (n, n)),  # (n, n)
+                                 causal=bench.causal_mask(n), without=removed)
 
 
 def _bench(state: dict) -> dict:
-    """The bench's working table for the current query."""
+    """The bench's working table for the current query, each row carrying the state
+    (sentence, head, query position and word, T); a later key and a shut one are told
+    apart (``causal_masked``, ``shut``)."""
     d = bench_view.view(**state)
-    rows = [[r["index"], r["word"], r["allowed"], r["dot"]["value"], r["scaled"]["value"],
-             r["tempered"]["value"], r["exp"]["value"], r["weight"]["value"]] for r in d["rows"]]
-    return {"columns": ["j", "word", "allowed", "q_dot_k", "scaled", "tempered", "exp", "weight"],
-            "rows": rows, "head": d["head"]["name"], "query": d["query"]["word"],
-            "temperature": d["temperature"]["value"], "sentence": d["sentence"]["text"]}
+    s, i, cf = d["state"], d["query"]["index"], _bench_cf(d)
+    lead = [s["sentence"], s["head"], i, d["query"]["word"], d["temperature"]["value"]]
+    rows = [[*lead, r["index"], r["word"], r["future"], r["shut"], r["dot"]["value"],
+             r["scaled"]["value"], r["tempered"]["value"], r["exp"]["value"],
+             r["weight"]["value"], *(_without(cf, i, r["index"]) if cf else [])]
+            for r in d["rows"]]
+    return {"columns": ["sentence", "head", "query_j", "query_word", "T", "j", "word",
+                        "causal_masked", "shut", "q_dot_k", "scaled", "tempered", "exp",
+                        "weight", *(WITHOUT_COLUMNS if cf else [])],
+            "rows": rows, "state": _bench_state(d), "head": d["head"]["name"],
+            "query": {"index": i, "word": d["query"]["word"]},
+            "temperature": d["temperature"]["value"], "sentence": d["sentence"]["text"],
+            **({"without": {"steps": d["whatif"]["without"],
+                            "sentence": d["whatif"]["sentence"]}} if cf else {})}
 
 
 def _bench_matrix(state: dict) -> dict:
     """The whole attention matrix of the current head: one row per (query, key) pair."""
     d = bench_view.view(**state)
-    words = d["sentence"]["words"]
+    s, words, cf = d["state"], d["sentence"]["words"], _bench_cf(d)
     weights = bench_view.matrix_weights(**state)
-    rows = [[r, words[r], c, words[c], cell is not None, weights[r][c]]
-            for r, row in enumerate(d["matrix"]) for c, cell in enumerate(row)]
-    return {"columns": ["query_j", "query_word", "key_j", "key_word", "allowed", "weight"],
-            "rows": rows, "head": d["head"]["name"], "temperature": d["temperature"]["value"],
+    lead = [s["sentence"], s["head"], d["temperature"]["value"]]
+    rows = [[*lead, r, words[r], c, words[c], c > r, c in s["shut"], weights[r][c],
+             *(_without(cf, r, c) if cf else [])]
+            for r in range(len(words)) for c in range(len(words))]
+    return {"columns": ["sentence", "head", "T", "query_j", "query_word", "key_j", "key_word",
+                        "causal_masked", "shut", "weight", *(WITHOUT_COLUMNS if cf else [])],
+            "rows": rows, "state": {k: v for k, v in _bench_state(d).items() if k != "query"},
+            "head": d["head"]["name"], "temperature": d["temperature"]["value"],
             "sentence": d["sentence"]["text"]}
 
 
@@ -79,6 +156,39 @@ def export(figure: str, state: dict | None = None) -> dict:
     if figure not in FIGURES:
         raise ValueError(f"no export for {figure!r}; choose one of {', '.join(FIGURES)}")
     return {"figure": figure, **FIGURES[figure](state or {})}
+
+
+def _slug(text: str) -> str:
+    """Keep a file name to letters, digits, dots and dashes."""
+    return re.sub(r"[^A-Za-z0-9.\-]+", "_", text).strip("_")
+
+
+def filename(table: dict) -> str:
+    """Name a download by its state, without the extension.
+
+    >>> filename(export("bench", {"query": 6}))
+    'attention-bench-bench-coreference-q6-T1'
+    >>> filename(export("lab", {"query": ["-0.5", "2"], "without": ["shift"]}))
+    'attention-bench-lab-q-0.5_2-T1-without-shift'
+    """
+    parts = ["attention-bench", table["figure"]]
+    state = table.get("state")
+    if table["figure"] == "lab":
+        parts += ["q" + "_".join(state["q"]), f"T{state['T']}"]
+        if len(state["allowed"]) < len(toy.TOKENS):
+            parts.append("allowed-" + "_".join(state["allowed"]))
+    elif state:
+        parts.append(state["head"])
+        if "query" in state:
+            parts.append(f"q{state['query']['index']}")
+        parts.append(f"T{state['T']}")
+        if state["shut"]:
+            parts.append("shut" + "_".join(str(s["index"]) for s in state["shut"]))
+    elif table.get("query"):
+        parts.append(str(table["query"]))
+    if state and state.get("without"):
+        parts += ["without", "-".join(state["without"])]
+    return "-".join(_slug(p) for p in parts)
 
 
 def to_csv(table: dict) -> str:

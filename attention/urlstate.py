@@ -1,22 +1,23 @@
 """Read a figure's state from URL parameters, one by one, and write it back.
 
 A shared link reopens the same state: ``?q=0,0&t=0.5`` for the lab, ``?query=grid``
-for FIG-002, ``?sentence=...&head=sink&query=3&t=2&shut=1`` for the bench. Every
+for FIG-002, ``?sentence=...&head=sink&query=3&t=2&shut=1`` for the bench; ``without=scale,shift``
+on the lab and the bench removes steps for the what-if comparison (values read one by one). Every
 parameter is checked on its own: a bad one is dropped with a short notice and the
 others still apply, so a tampered address never breaks the page.
 """
 
 from __future__ import annotations
 
-from . import bench, bench_view, lab, toy
+from . import bench, bench_view, lab, toy, whatif
 
 __all__ = ["MAX_VALUE", "PARAMETERS", "from_url", "to_url"]
 
 MAX_VALUE = 500  # characters; a 40-word sentence fits easily
 PARAMETERS = {
     "fig-002": ("query",),
-    "lab": ("q", "mask", "t"),
-    "bench": ("sentence", "head", "query", "t", "shut"),
+    "lab": ("q", "mask", "t", "without"),
+    "bench": ("sentence", "head", "query", "t", "shut", "without"),
 }
 
 
@@ -71,6 +72,21 @@ def _bench(name: str, value: str, state: dict) -> None:
     bench_view.view(**state)  # the bench's own checks, against the state so far
 
 
+def _without(figure: str, value: str) -> tuple[list[str], list[str]]:
+    """Read "scale,shift": (the steps kept, in canonical order; a notice per bad value)."""
+    offered = ("scale", "shift") if figure == "lab" else whatif.STEPS
+    kept, notices = [], []
+    for part in dict.fromkeys(value.split(",")):
+        if part in offered:
+            kept.append(part)
+        elif part == "mask":
+            notices.append("Ignored without=mask: The lab has no causal mask to remove.")
+        elif part:
+            notices.append(f"Ignored without={_shown(part)}: Choose {', '.join(offered[:-1])} "
+                           f"or {offered[-1]}.")
+    return list(whatif.steps(kept)), notices[:5]
+
+
 def from_url(figure: str, params: dict) -> tuple[dict, list[str]]:
     """Return (state for the figure's view, notices about parameters that were ignored).
 
@@ -93,6 +109,11 @@ def from_url(figure: str, params: dict) -> tuple[dict, list[str]]:
         value = params[name]
         if not isinstance(value, str) or len(value) > MAX_VALUE:
             notices.append(f"Ignored {name}: longer than {MAX_VALUE} characters.")
+            continue
+        if name == "without":  # the what-if steps, each value on its own
+            kept, dropped = _without(figure, value)
+            notices += dropped
+            state = {**state, "without": kept} if kept else state
             continue
         trial = dict(state)
         try:
@@ -118,9 +139,11 @@ def to_url(figure: str, data: dict) -> dict:
     """
     if figure == "fig-002":
         return {"query": data["query"]["token"]}
+    removed = data.get("whatif", {}).get("without")
+    extra = {"without": ",".join(removed)} if removed else {}
     if figure == "lab":
         return {"q": ",".join(data["fields"]), "mask": ",".join("1" if m else "0" for m in data["mask"]),
-                "t": data["temperature"]["text"]}
+                "t": data["temperature"]["text"], **extra}
     s = data["state"]
     url = {"sentence": s["sentence"], "head": s["head"], "query": str(s["query"]),
            "t": s["temperature"]}
@@ -128,4 +151,4 @@ def to_url(figure: str, data: dict) -> dict:
         url["shut"] = ",".join(str(j) for j in s["shut"])
     if s["sentence"] == " ".join(bench.DEFAULT_SENTENCE):
         del url["sentence"]
-    return url
+    return {**url, **extra}

@@ -4,6 +4,7 @@ import csv
 import io
 import math
 
+import numpy as np
 import pytest
 
 from attention import bench, export, toy
@@ -20,25 +21,102 @@ def test_fig_002_export_matches_a_hand_computed_softmax():
         assert row[3] == pytest.approx(math.exp(s) / total, abs=1e-15)
 
 
-def test_lab_export_equals_the_trace():
+def column(table, name):
+    """One column of an export, by name."""
+    k = table["columns"].index(name)
+    return [row[k] for row in table["rows"]]
+
+
+def test_lab_export_equals_the_trace_and_carries_its_state():
     table = export.export("lab", {"query": ["0.3", "-1"], "mask": [True, False, True],
                                   "temperature": "0.7"})
     tr = toy.trace([0.3, -1.0], mask=[True, False, True], temperature=0.7)
-    assert [row[7] for row in table["rows"]] == tr.weights[0].tolist()
+    assert column(table, "weight") == tr.weights[0].tolist()
     assert table["output"] == tr.output[0].tolist()
-    assert [row[1] for row in table["rows"]] == [True, False, True]
+    assert column(table, "allowed") == [True, False, True]
+    # every row says the state it was made from: q, T and the output
+    assert column(table, "q_1") == [0.3] * 3 and column(table, "q_2") == [-1.0] * 3
+    assert column(table, "T") == [0.7] * 3
+    assert column(table, "output_1") == [tr.output[0][0]] * 3
+    assert table["state"] == {"q": ["0.3", "-1"], "T": "0.7", "allowed": ["grid", "rises"],
+                              "without": []}
+    assert "without_weight" not in table["columns"]
 
 
-def test_bench_exports_equal_the_model():
+def test_lab_export_carries_both_rows_without_scaling():
+    table = export.export("lab", {"without": ["scale"]})  # q = [1, 1]: raw scores 2, 1, 3
+    e = [math.exp(2), math.exp(1), math.exp(3)]
+    assert column(table, "without_weight") == pytest.approx([x / sum(e) for x in e], abs=1e-15)
+    assert column(table, "without") == ["scale"] * 3
+    assert column(table, "weight") == toy.trace("rises").weights[0].tolist()
+    assert table["without"]["steps"] == ["scale"] and table["without"]["failure"] is None
+
+
+def test_an_overflowing_export_leaves_the_weights_empty():
+    table = export.export("lab", {"query": ["1000", "1000"], "without": ["shift"]})
+    assert column(table, "without_failure") == ["overflow"] * 3
+    assert column(table, "without_weight") == [None] * 3
+    assert None in column(table, "without_exp")  # e^z of 3000 / √2 is not a double
+    text = export.to_csv(table)
+    assert "inf" not in text.lower() and "nan" not in text.lower()
+    rows = list(csv.reader(io.StringIO(text)))
+    k = rows[0].index("without_weight")
+    assert [r[k] for r in rows[1:]] == ["", "", ""]
+
+
+def test_bench_exports_equal_the_model_and_carry_their_state():
     words = list(bench.DEFAULT_SENTENCE)
     tr = bench.trace(words, "sink", 2.0)
-    table = export.export("bench", {"head": "sink", "query": 5, "temperature": "2"})
-    assert [row[7] for row in table["rows"]] == tr.weights[5].tolist()
+    table = export.export("bench", {"head": "sink", "query": 5, "temperature": "2", "shut": [1]})
+    shut = np.ones(8, dtype=bool)
+    shut[1] = False
+    expected = bench.trace(words, "sink", 2.0, mask=np.broadcast_to(shut, (8, 8))).weights[5]
+    assert column(table, "weight") == expected.tolist()
+    assert column(table, "sentence") == [" ".join(words)] * 8
+    assert column(table, "head") == ["sink"] * 8
+    assert column(table, "query_j") == [5] * 8 and column(table, "query_word") == ["before"] * 8
+    assert column(table, "T") == [2.0] * 8
+    # a later word and a shut stopcock are told apart
+    assert column(table, "causal_masked") == [j > 5 for j in range(8)]
+    assert column(table, "shut") == [j == 1 for j in range(8)]
+    assert table["state"]["query"] == {"index": 5, "word": "before"}
+    assert table["state"]["shut"] == [{"index": 1, "word": "engineer"}]
     matrix = export.export("bench-matrix", {"head": "sink", "temperature": "2"})
-    n = len(words)
-    assert len(matrix["rows"]) == n * n
-    for r, w_row, c, _, allowed, weight in matrix["rows"]:
-        assert allowed == (c <= r) and weight == tr.weights[r, c]
+    assert len(matrix["rows"]) == 8 * 8
+    k = matrix["columns"].index("query_j")
+    for row in matrix["rows"]:
+        r, _, c, _, masked, is_shut, weight = row[k:k + 7]
+        assert masked == (c > r) and not is_shut and weight == tr.weights[r, c]
+
+
+def test_the_query_is_told_by_position_when_words_repeat():
+    table = export.export("bench", {"query": 3})  # the second "the"
+    assert table["state"]["query"] == {"index": 3, "word": "the"}
+    assert export.filename(table) == "attention-bench-bench-coreference-q3-T1"
+
+
+def test_the_bench_export_without_the_mask():
+    table = export.export("bench", {"head": "sink", "query": 0, "without": ["mask"]})
+    cf = column(table, "without_weight")
+    assert cf[0] < 1 and sum(cf) == pytest.approx(1.0)  # "the" now reaches later words
+    assert column(table, "weight")[0] == 1.0
+    matrix = export.export("bench-matrix", {"without": ["mask", "scale"]})
+    assert all(w is not None for w in column(matrix, "without_weight"))
+
+
+@pytest.mark.parametrize("figure, state, name", [
+    ("bench", {"query": 6}, "attention-bench-bench-coreference-q6-T1"),
+    ("bench-table", {"head": "sink", "query": 2, "temperature": "0.5", "shut": [0, 1]},
+     "attention-bench-bench-table-sink-q2-T0.5-shut0_1"),
+    ("bench-matrix", {"without": ["shift", "scale"]},
+     "attention-bench-bench-matrix-coreference-T1-without-scale-shift"),
+    ("lab", {"query": ["0.5", "-2"], "mask": [True, False, True], "temperature": "2"},
+     "attention-bench-lab-q0.5_-2-T2-allowed-grid_rises"),
+    ("fig-002", {"query": "grid"}, "attention-bench-fig-002-grid"),
+    ("fig-001", {}, "attention-bench-fig-001"),
+])
+def test_file_names_say_the_state(figure, state, name):
+    assert export.filename(export.export(figure, state)) == name
 
 
 def test_csv_round_trips_at_full_precision():
@@ -46,7 +124,7 @@ def test_csv_round_trips_at_full_precision():
     rows = list(csv.reader(io.StringIO(export.to_csv(table))))
     assert rows[0] == table["columns"]
     for written, original in zip(rows[1:], table["rows"]):
-        assert float(written[7]) == original[7]  # repr of a float round-trips exactly
+        assert float(written[10]) == original[10]  # repr of a float round-trips exactly
 
 
 def test_fig_001_and_unknown_exports():

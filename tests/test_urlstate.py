@@ -67,3 +67,28 @@ def test_every_lexicon_word_is_accepted():
     words = list(bench.LEXICON)[: bench.MAX_WORDS]
     state, notices = urlstate.from_url("bench", {"sentence": " ".join(words)})
     assert notices == [] and state["sentence"] == " ".join(words)
+
+
+def test_without_round_trips_in_canonical_order():
+    state, notices = urlstate.from_url("bench", {"without": "shift,mask,scale,shift"})
+    assert notices == [] and state == {"without": ["scale", "mask", "shift"]}
+    view = bench_view.view(**state)
+    assert urlstate.to_url("bench", view) == {"head": "coreference", "query": "6", "t": "1",
+                                              "without": "scale,mask,shift"}
+    lab_view = lab.view(without=["shift", "scale"])
+    assert urlstate.to_url("lab", lab_view)["without"] == "scale,shift"
+    assert "without" not in urlstate.to_url("lab", lab.view())
+
+
+def test_bad_without_values_are_dropped_one_by_one():
+    state, notices = urlstate.from_url("bench", {"without": "zoom,shift,<img src=x>", "t": "2"})
+    assert state == {"temperature": "2", "without": ["shift"]}
+    assert notices == ["Ignored without=zoom: Choose scale, mask or shift.",
+                       "Ignored without=<img src=x>: Choose scale, mask or shift."]
+    state, notices = urlstate.from_url("lab", {"without": "mask,scale"})
+    assert state == {"without": ["scale"]}
+    assert notices == ["Ignored without=mask: The lab has no causal mask to remove."]
+    state, notices = urlstate.from_url("lab", {"without": ",,,"})
+    assert state == {} and notices == []
+    _, notices = urlstate.from_url("bench", {"without": ",".join(f"x{k}" for k in range(50))})
+    assert len(notices) == 5  # a flood of bad values gets a few notices, not fifty

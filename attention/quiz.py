@@ -1,0 +1,164 @@
+"""Predict, then reveal: short questions about the live bench, answered by the core.
+
+``view()`` takes a bench state and returns questions whose choices, right answer and
+explanation are all computed from that state, so they follow whatever sentence,
+head, query and temperature the reader has set up. Bad input raises
+``bench_view.BenchInputError`` as the bench does.
+
+>>> [q["id"] for q in view()["questions"]]
+['shut-top', 'temperature', 'sink-unmasked', 'naive']
+>>> q = view()["questions"][0]
+>>> q["prompt"], [c["label"] for c in q["choices"] if c["id"] == q["answer"]]
+('Shut the stopcock of “engineer”: where does “she” look now?', ['she'])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import bench, bench_view, lab, whatif
+from .numbers import fixed, typed
+
+__all__ = ["COLD", "WARM", "view"]
+
+COLD = 0.2  # the temperature a question lowers T to
+WARM = 5.0  # ... or raises it to, when T is already that low
+NAIVE_T = lab.T_SLIDER[0]  # the slider's lowest temperature
+
+
+def _label(words, j: int) -> str:
+    """A word as a choice: with its position when the sentence repeats it."""
+    w = words[j]
+    return w if words.count(w) == 1 else f"{w} (word {j})"
+
+
+def _choices(words, positions) -> list[dict]:
+    """Choices for a set of word positions, in sentence order."""
+    return [{"id": f"w{j}", "label": _label(words, j)} for j in sorted(set(positions))]
+
+
+def _shut_top(d: dict) -> dict | None:
+    """Shut the query's heaviest key: the runner-up takes the most (ratios are kept)."""
+    words, i = d["sentence"]["words"], d["query"]["index"]
+    weights = np.array([r["weight"]["value"] for r in d["rows"]])  # (n,)
+    top = int(weights.argmax())
+    s = d["state"]
+    try:
+        after = bench_view.view(s["sentence"], s["head"], i, s["temperature"],
+                                shut=sorted({*s["shut"], top}))
+    except bench_view.BenchInputError:
+        return None  # nothing would be left to pour
+    new = np.array([r["weight"]["value"] for r in after["rows"]])  # (n,)
+    answer = int(new.argmax())
+    others = [j for j in np.argsort(-weights, kind="stable") if j != top and weights[j] > 0
+              or j == answer][:3]
+    return {"id": "shut-top",
+            "prompt": f"Shut the stopcock of “{_label(words, top)}”: where does "
+                      f"“{words[i]}” look now?",
+            "choices": _choices(words, [*others, answer]), "answer": f"w{answer}",
+            "explanation": f"“{_label(words, answer)}”, with {fixed(new[answer])} of the unit "
+                           f"(it had {fixed(weights[answer])}). Shutting a stopcock changes no "
+                           "score: the unit is shared again in proportion to e^z among the open "
+                           "stopcocks, so the runner-up takes the most."}
+
+
+def _temperature(d: dict) -> dict:
+    """Lower (or raise) T: the top key gets more (or less) of the unit."""
+    words, i = d["sentence"]["words"], d["query"]["index"]
+    t = d["temperature"]["value"]
+    target = COLD if t > COLD else WARM
+    weights = [r["weight"]["value"] for r in d["rows"]]
+    top = int(np.argmax(weights))
+    s = d["state"]
+    other = bench_view.view(s["sentence"], s["head"], i, typed(target), shut=s["shut"])
+    w = other["rows"][top]["weight"]["value"]
+    diff = w - weights[top]
+    answer = "same" if abs(diff) < whatif.CHANGED else "more" if diff > 0 else "less"
+    why = {"more": "Dividing by a smaller T stretches the gaps between the scores, so the "
+                   "best-scoring key takes more.",
+           "less": "Dividing by a larger T shrinks the gaps between the scores, so the weights "
+                   "flatten and the best-scoring key takes less.",
+           "same": "Its share hardly moves: to three decimals it reads the same."}[answer]
+    return {"id": "temperature",
+            "prompt": f"At T = {typed(target)}, does “{_label(words, top)}” get more or less of "
+                      f"“{words[i]}”'s unit than now, at T = {typed(t)}?",
+            "choices": [{"id": "more", "label": "More"}, {"id": "less", "label": "Less"},
+                        {"id": "same", "label": "About the same"}],
+            "answer": answer,
+            "explanation": f"{dict(more='More', less='Less', same='About the same')[answer]}: "
+                           f"{fixed(w)} instead of {fixed(weights[top])}. {why}"}
+
+
+def _sink_unmasked(d: dict) -> dict | None:
+    """Without the mask, the sink head's first word may look ahead: does it?"""
+    words, s = d["sentence"]["words"], d["state"]
+    n = len(words)
+    if n < 2:
+        return None
+    tr = bench.trace(words, "sink", d["temperature"]["value"])
+    shut = np.isin(np.arange(n), s["shut"])  # (n,)
+    cf = whatif.counterfactual(tr.scores, tr.d_k, tr.temperature,
+                               mask=np.broadcast_to(~shut, (n, n)),  # (n, n)
+                               causal=bench.causal_mask(n), without=["mask"])
+    if cf.failure[0] is not None:
+        return None
+    row = cf.weights[0]  # (n,)
+    answer = int(row.argmax())
+    rest = [j for j in np.argsort(-row, kind="stable") if j != answer]
+    where = ("keeps most of it on itself" if answer == 0 else
+             f"now looks mostly at “{_label(words, answer)}”")
+    return {"id": "sink-unmasked",
+            "prompt": f"Without the causal mask, where does the first word, “{words[0]}”, look "
+                      "under the sink head?",
+            "choices": _choices(words, [0, 1, n - 1, answer]), "answer": f"w{answer}",
+            "explanation": f"“{_label(words, answer)}”, with {fixed(row[answer])}. With the "
+                           "mask the first word can only look at itself. Without it, it "
+                           f"{where}, and “{_label(words, rest[0])}” gets {fixed(row[rest[0]])}: "
+                           "the sink head's keys score by how early a word is, so the later "
+                           "words it can now reach score lower."}
+
+
+def _naive(d: dict) -> dict:
+    """Without the max-shift at the slider's lowest T: do the weights survive?"""
+    words, i, s = d["sentence"]["words"], d["query"]["index"], d["state"]
+    n = len(words)
+    tr = bench.trace(words, s["head"], NAIVE_T)
+    shut = np.isin(np.arange(n), s["shut"])  # (n,)
+    cf = whatif.counterfactual(tr.scores, tr.d_k, NAIVE_T, mask=np.broadcast_to(~shut, (n, n)),
+                               causal=bench.causal_mask(n), without=["shift"])
+    failure = cf.failure[i]
+    z = cf.z[i][cf.allowed[i]]  # the allowed keys' z
+    if failure is None:
+        answer = "same"
+        why = (f"The largest z is {fixed(z.max())} and the smallest {fixed(z.min())}: every "
+               f"e^z fits in a double (up to z = {fixed(whatif.LN_MAX)}), so the naive "
+               "weights equal the real ones. Subtracting the largest only keeps e^z at most 1.")
+    else:
+        answer = "undefined"
+        cause = (f"the largest z is {fixed(z.max())}, beyond ln of the largest double, "
+                 f"{fixed(whatif.LN_MAX)}" if failure == "overflow" else
+                 f"every z is {fixed(z.max())} or lower" if failure == "underflow" else
+                 "the e^z add up to more than a double holds")
+        why = (f"{whatif.MESSAGES[failure]}; {cause}. The max-shift makes the top key's e^z "
+               "exactly 1, so the real weights are fine.")
+    return {"id": "naive",
+            "prompt": f"Under the {s['head']} head at T = {typed(NAIVE_T)}, what happens to "
+                      f"“{words[i]}”'s weights without the max-shift?",
+            "choices": [{"id": "same", "label": "The same weights"},
+                        {"id": "different", "label": "Different weights"},
+                        {"id": "undefined", "label": "No weights: a number overflows or "
+                                                     "underflows"}],
+            "answer": answer,
+            "explanation": f"{'The same weights.' if answer == 'same' else 'No weights:'} {why}"}
+
+
+def view(sentence=None, head="coreference", query=None, temperature="1", shut=None,
+         without=None) -> dict:
+    """Return the questions for a bench state (``without`` is accepted and ignored).
+
+    Schema: ``{"state": the bench's state, "questions": [{"id", "prompt",
+    "choices": [{"id", "label"}], "answer": a choice id, "explanation": str}]}``.
+    """
+    d = bench_view.view(sentence, head, query, temperature, shut=shut)
+    makers = (_shut_top, _temperature, _sink_unmasked, _naive)
+    return {"state": d["state"], "questions": [q for q in (m(d) for m in makers) if q]}
