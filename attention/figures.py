@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import bench, bench_view, lab, toy
+from . import bench, bench_view, lab, quiz, toy
 from .numbers import exact, shown
 
 __all__ = ["bench_context", "bench_figure", "fig_001", "fig_002", "fig_003", "toy_context", "worked_dot",
@@ -104,7 +104,8 @@ def bench_figure(**state) -> dict:
     return {**bench_view.view(**state), "heads": bench_view.heads(), "limits": lab.limits(),
             "max_words": bench.MAX_WORDS, "lexicon_size": len(bench.LEXICON),
             "d_k": bench.D_K, "dial_span": bench_view.DIAL_SPAN, "neutral_t": exact(lab.NEUTRAL_T),
-            "palette": bench_view.PALETTE}
+            "palette": bench_view.PALETTE,
+            "quiz": quiz.view(**{k: v for k, v in state.items() if k != "slider"})}
 
 
 def bench_context() -> dict:

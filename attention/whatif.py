@@ -233,7 +233,19 @@ def _compare(tr, cf: Counterfactual, i: int, labels, query: str, later=()) -> di
         text = sentence(tr.weights[i], cf.weights[i], failure, labels, cf.without, tr.d_k,
                         query, later)
     return {"real": _row(tr.weights[i], labels),
-            "counterfactual": counter if cf.without else None, "sentence": text}
+            "counterfactual": counter if cf.without else None, "sentence": text,
+            "title": _title(cf.without, tr.d_k) if cf.without else ""}
+
+
+def _keys(tr, cf: Counterfactual, i: int, labels, future) -> list[dict]:
+    """The query's keys, each with its real and counterfactual weight (None if undefined)."""
+    ok = cf.failure[i] is None and bool(cf.without)
+    return [{"index": j, "word": w, "future": bool(future[j]), "open": bool(cf.allowed[i, j]),
+             "allowed": bool(tr.allowed[i, j]) and not future[j],
+             "real": shown(tr.weights[i, j]),
+             "counterfactual": shown(cf.weights[i, j]) if ok else None,
+             "z": shown(cf.z[i, j]), "z_real": shown(tr.tempered[i, j])}
+            for j, w in enumerate(labels)]
 
 
 def _options(names, removed, d_k) -> list[dict]:
@@ -245,9 +257,10 @@ def _options(names, removed, d_k) -> list[dict]:
 def lab_entry(tr, removed: tuple, q, fields, mask, t_text: str, limit: float) -> dict:
     """Return the lab's ``whatif`` data for its trace (one query row).
 
-    Schema: ``{"without": [step], "options": [{"name", "label", "on"}],
+    Schema: ``{"without": [step], "options": [{"name", "label", "on"}], "title": str,
     "state": {"query", "mask", "temperature"}, "real": row, "counterfactual": row | None,
-    "sentence": str, "output": shown | None, "reach": {"factor", "fields"} | None}``
+    "sentence": str, "output": shown | None, "reach": {"factor", "fields"} | None,
+    "keys": [key]}``
     where a row is ``{"weights": [shown] | None, "top": {"index", "word", "weight"} | None,
     "entropy": shown | None, "failure": None | "overflow" | "sum" | "underflow",
     "message": str | None}``. ``reach`` is the smallest round factor (within the
@@ -258,7 +271,8 @@ def lab_entry(tr, removed: tuple, q, fields, mask, t_text: str, limit: float) ->
     labels = list(toy.TOKENS)
     out = {"without": list(removed), "options": _options(("scale", "shift"), removed, tr.d_k),
            "state": {"query": list(fields), "mask": list(mask), "temperature": t_text},
-           **_compare(tr, cf, 0, labels, "the query"), "output": None, "reach": None}
+           **_compare(tr, cf, 0, labels, "the query"), "output": None, "reach": None,
+           "keys": _keys(tr, cf, 0, labels, [False] * len(labels))}
     if removed and cf.failure[0] is None:
         out["output"] = shown(np.nan_to_num(cf.weights[0]) @ toy.roles()["V"])  # (m,) @ (m, d_v)
     if "shift" in removed and cf.failure[0] is None:
@@ -299,13 +313,7 @@ def bench_entry(tr, removed: tuple, i: int, words, causal, closed) -> dict:
     out = {"without": list(removed),
            "options": _options(STEPS, removed, tr.d_k),
            **_compare(tr, cf, i, list(words), f"“{word}”", later if "mask" in removed else ())}
-    cf_row = cf.weights[i]  # (n,)
-    ok = cf.failure[i] is None and bool(removed)
-    out["keys"] = [{"index": j, "word": w, "future": bool(later[j]), "open": bool(cf.allowed[i, j]),
-                    "real": shown(tr.weights[i, j]),
-                    "counterfactual": shown(cf_row[j]) if ok else None,
-                    "z": shown(cf.z[i, j]), "z_real": shown(tr.tempered[i, j])}
-                   for j, w in enumerate(words)]
+    out["keys"] = _keys(tr, cf, i, list(words), later)
     out["matrix"] = _matrix(cf) if removed else None
     return out
 

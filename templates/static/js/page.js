@@ -10,6 +10,8 @@ const WIDGETS = {
   lab: () => import("./lab.js"),
   predict: () => import("./predict.js"),
   bench: () => import("./bench.js"),
+  whatif: () => import("./whatif.js"),
+  quiz: () => import("./quiz.js"),
 };
 const URL_STATE = { "fig-002": "fig-002", lab: "lab", bench: "bench" }; // widget: figure name
 
@@ -47,7 +49,10 @@ function makeStore(name, root) {
   let waitingForUrl = false;
   let deferred = null;
   const send = (request, answer) => {
-    runtime.request(name, typeof request === "function" ? request() : request, (reply) => {
+    const built = typeof request === "function" ? request() : request;
+    // A widget inside the figure (the what-if panel) may add fields to every request.
+    const full = built.url ? built : { ...built, ...store.extras };
+    runtime.request(name, full, (reply) => {
       keepAddress(reply);
       showNotices(root, reply);
       answer(reply);
@@ -57,6 +62,7 @@ function makeStore(name, root) {
     if (waitingForUrl) deferred = [request, answer];
     else send(request, answer);
   });
+  store.extras = {};
   const figure = URL_STATE[root.dataset.widget];
   if (figure && location.search) {
     waitingForUrl = true;
@@ -73,8 +79,11 @@ function makeStore(name, root) {
 const stores = new Map();
 const roots = [...document.querySelectorAll("[data-widget]")].filter((r) => WIDGETS[r.dataset.widget]);
 const modules = await Promise.all(roots.map((r) => WIDGETS[r.dataset.widget]().catch((error) => error)));
+const names = new Map(); // root -> the name of its store
 roots.forEach((root, index) => {
-  const name = root.dataset.group || `${root.dataset.widget}-${index}`;
+  const host = root.parentElement.closest("[data-widget]"); // a widget inside a figure shares its store
+  const name = root.dataset.group || names.get(host) || `${root.dataset.widget}-${index}`;
+  names.set(root, name);
   const first = !stores.has(name);
   if (first) stores.set(name, Object.assign(makeStore(name, root), { roots: [] }));
   stores.get(name).roots.push(root); // the first one shows the group's notices and errors

@@ -1,0 +1,98 @@
+// Predict, then reveal, on the bench: the reader picks an answer before the explanation shows.
+// Questions, choices, answers and explanations come from Python (attention.quiz) for the
+// bench's current state; this module only asks for them and places them.
+
+import { setAttr, setText } from "./dom.js";
+import * as runtime from "./runtime.js";
+
+const $ = (root, selector) => root.querySelector(selector);
+
+/** Make `parent` hold n copies of its first child (the markup the build wrote). */
+function ensureChildren(parent, n) {
+  while (parent.children.length > n) parent.lastElementChild.remove();
+  while (parent.children.length < n) parent.append(parent.firstElementChild.cloneNode(true));
+}
+
+const key = (q) => `${q.prompt}\u0000${q.answer}`; // a question is the same while both are
+
+/** Put one question into its list item; keep the reader's choice if the question is unchanged. */
+function renderQuestion(li, q, index, keep) {
+  li.dataset.id = q.id;
+  const prompt = $(li, '[data-quiz="prompt"]');
+  prompt.id = `quiz-${index + 1}`;
+  setText(prompt, q.prompt);
+  const choices = $(li, '[data-quiz="choices"]');
+  setAttr(choices, "aria-labelledby", prompt.id);
+  choices.hidden = false;
+  if (!keep) {
+    ensureChildren(choices, q.choices.length);
+    q.choices.forEach((c, k) => {
+      const button = choices.children[k];
+      button.dataset.choice = c.id;
+      setText(button, c.label);
+      setAttr(button, "aria-pressed", "false");
+      button.className = "";
+    });
+    setText($(li, '[data-quiz="feedback"]'), "");
+    $(li, '[data-quiz="reveal"]').hidden = true;
+  }
+  setText($(li, '[data-quiz="reveal"]'), q.explanation);
+  li.question = q;
+  li.key = key(q);
+}
+
+/** Draw the questions for a bench state. */
+export function render(root, questions) {
+  const list = $(root, '[data-quiz="list"]');
+  ensureChildren(list, questions.length);
+  questions.forEach((q, i) => {
+    const li = list.children[i];
+    renderQuestion(li, q, i, li.key === key(q));
+  });
+}
+
+/** The reader chose: mark the choice, say whether it was right, reveal the explanation. */
+function choose(li, button) {
+  const q = li.question;
+  for (const b of li.querySelectorAll("button[data-choice]")) {
+    setAttr(b, "aria-pressed", String(b === button));
+    b.classList.toggle("right", b.dataset.choice === q.answer);
+  }
+  const right = q.choices.find((c) => c.id === q.answer).label;
+  setText($(li, '[data-quiz="feedback"]'), button.dataset.choice === q.answer
+    ? "Right." : `Not quite: the answer is ${right}.`);
+  $(li, '[data-quiz="reveal"]').hidden = false;
+}
+
+export function mount(root, store) {
+  const status = $(root, '[data-quiz="status"]');
+  let asked = root.dataset.state; // the state whose questions are on screen
+  // Until Python answers, the build's questions stay on screen without their reveals.
+  for (const reveal of root.querySelectorAll('[data-quiz="reveal"]')) reveal.hidden = true;
+  const load = (state) => {
+    status.textContent = "Reading the bench…";
+    runtime.request("quiz", { figure: "quiz", ...state }, (answer) => {
+      if (!answer.ok) {
+        status.textContent = answer.errors.map((e) => e.message).join(" ");
+        return;
+      }
+      status.textContent = "";
+      render(root, answer.data.questions);
+    });
+  };
+  load(JSON.parse(asked));
+
+  root.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-choice]");
+    const li = button && button.closest(".quiz-question");
+    if (li && li.question && li.question.answer) choose(li, button);
+  });
+
+  store.subscribe((s) => { // the bench moved: ask for its questions
+    if (!s.answer || !s.answer.ok) return;
+    const state = JSON.stringify(s.answer.data.state);
+    if (state === asked) return;
+    asked = state;
+    load(s.answer.data.state);
+  });
+}

@@ -1,0 +1,122 @@
+// "What if a step were missing?": the real weight row beside the row with steps removed.
+// Python computes both (attention.whatif, in the figure's own answer); this module turns the
+// reader's toggles into requests on the figure's store and places the texts it gets back.
+
+import { setAttr, setText } from "./dom.js";
+
+const $ = (root, selector) => root.querySelector(selector);
+
+/** The steps the reader has ticked, in the order the toggles are written. */
+const ticked = (root) => [...root.querySelectorAll('input[name="without"]:checked')].map((b) => b.value);
+
+/** Give the table one row per key, cloning the first row the build wrote. */
+function ensureRows(tbody, n) {
+  while (tbody.rows.length > n) tbody.lastElementChild.remove();
+  while (tbody.rows.length < n) tbody.append(tbody.rows[0].cloneNode(true));
+}
+
+const note = (k) => (k.future ? (k.open ? " (later word, now reachable)" : " (later word)")
+  : k.allowed ? "" : " (shut)");
+
+/** Fill the key rows: the real weight, and the counterfactual one or nothing. */
+function renderKeys(root, w) {
+  const tbody = $(root, '[data-whatif="keys"]');
+  ensureRows(tbody, w.keys.length);
+  const failure = w.counterfactual && w.counterfactual.failure;
+  w.keys.forEach((k, j) => {
+    const tr = tbody.rows[j];
+    setAttr(tr, "class", [k.future && "future", k.future && k.open && "reachable",
+      !k.allowed && !k.future && "closed"].filter(Boolean).join(" "));
+    setText($(tr, '[data-whatif="word"]'), k.word);
+    setText($(tr, '[data-whatif="note"]'), note(k));
+    setText($(tr, '[data-whatif="real"]'), k.real.text);
+    const cell = $(tr, '[data-whatif="cf"]');
+    // An undefined row says so once, in words, in place of its numbers.
+    cell.hidden = Boolean(failure) && j > 0;
+    if (failure && j === 0) {
+      setAttr(cell, "rowspan", w.keys.length);
+      setAttr(cell, "class", "cf failure");
+      setText(cell, w.counterfactual.message);
+    } else {
+      cell.removeAttribute("rowspan");
+      setAttr(cell, "class", "num cf");
+      setText(cell, k.counterfactual ? k.counterfactual.text : "");
+    }
+  });
+}
+
+const topText = (row) => (row && row.top ? `${row.top.word} ${row.top.weight.text}` : "none: undefined");
+const entropyText = (row) => (row && row.entropy ? `${row.entropy.text} bits` : "none: undefined");
+
+/** Draw a figure's what-if data (data.whatif) into the panel. */
+export function render(root, w, focused) {
+  for (const box of root.querySelectorAll('input[name="without"]')) {
+    if (box !== focused) box.checked = w.without.includes(box.value);
+  }
+  $(root, ".whatif-table").classList.toggle("no-cf", w.without.length === 0);
+  setText($(root, '[data-whatif="title"]'), w.title);
+  renderKeys(root, w);
+  setText($(root, '[data-whatif="real-top"]'), topText(w.real));
+  setText($(root, '[data-whatif="real-entropy"]'), entropyText(w.real));
+  setText($(root, '[data-whatif="cf-top"]'), topText(w.counterfactual));
+  setText($(root, '[data-whatif="cf-entropy"]'), entropyText(w.counterfactual));
+  setText($(root, '[data-whatif="sentence"]'), w.sentence);
+  const reach = $(root, '[data-whatif="reach"]');
+  if (reach) {
+    reach.hidden = !w.reach;
+    if (w.reach) setText($(root, '[data-whatif="reach-factor"]'), w.reach.factor);
+  }
+}
+
+/** Mark the bench's stopcocks that the counterfactual opens (later words without the mask). */
+function markDrawing(host, w) {
+  for (const k of w.keys) {
+    const valve = host.querySelector(`.bench-drawing .valve[data-index="${k.index}"]`);
+    if (valve) valve.classList.toggle("whatif-open", k.future && k.open);
+  }
+}
+
+export function mount(root, store) {
+  const figure = root.dataset.figure; // "lab" or "bench": the request this panel's store answers
+  const host = root.parentElement.closest("[data-widget]") || document;
+  let state = JSON.parse(root.dataset.state); // the state on screen, without the steps
+  let current = null;
+  store.extras = store.extras || {};
+  const toggles = $(root, ".whatif-toggles");
+  toggles.hidden = false;
+  const status = $(root, '[data-whatif="status"]');
+
+  toggles.addEventListener("change", () => {
+    store.extras.without = ticked(root); // every later request of the figure keeps them
+    status.textContent = "Computing…";
+    store.ask({ figure, ...state, without: store.extras.without });
+  });
+  const reachButton = $(root, '[data-whatif="reach-button"]');
+  if (reachButton) {
+    reachButton.addEventListener("click", () => {
+      if (current && current.reach) {
+        document.dispatchEvent(new CustomEvent("lab:query", { detail: current.reach.fields }));
+      }
+    });
+  }
+
+  let drawn = null;
+  store.subscribe((s) => {
+    if (!s.answer || s.answer === drawn) return;
+    drawn = s.answer;
+    if (!s.answer.ok) { // the rows below belong to the last state Python computed
+      root.classList.add("stale");
+      status.textContent = "These rows are for the last state that could be computed; fix the input above.";
+      return;
+    }
+    const w = s.answer.data.whatif;
+    if (!w) return;
+    current = w;
+    state = w.state;
+    store.extras.without = w.without;
+    root.classList.remove("stale");
+    status.textContent = "";
+    render(root, w, document.activeElement);
+    markDrawing(host, w);
+  });
+}
