@@ -46,6 +46,7 @@ def _bench_params() -> tuple[Param, ...]:
               "0 to the number of words minus 1"),
         Param("t", "the temperature T", f"{limits['t_low']} to {limits['t_high']}"),
         Param("shut", "stopcocks shut by the reader, as word positions", "for example 0,2"),
+        Param("without", "steps the what-if panel removes", "scale, mask, shift, comma-separated"),
     )
 
 
@@ -58,12 +59,13 @@ def registry() -> tuple[Embed, ...]:
               live=False),
         Embed("fig-002", "FIG-002", "mixture", "Weights choose a mixture", 880,
               (Param("query", "the query token", ", ".join(toy.TOKENS)),)),
-        Embed("lab", "FIG-003", "lab", f"The lab: one query against {spelled(len(toy.TOKENS))} keys", 1650, (
+        Embed("lab", "FIG-003", "lab", f"The lab: one query against {spelled(len(toy.TOKENS))} keys", 2200, (
             Param("q", f"the query's {spelled(toy.X.shape[1])} coordinates", f"each from −{limits['query']} to "
                                                       f"{limits['query']}, for example 0,0"),
             Param("mask", "which keys are allowed (1) or blocked (0)", "for example 1,0,1"),
-            Param("t", "the temperature T", f"{limits['t_low']} to {limits['t_high']}"))),
-        Embed("bench", "FIG-004", "bench", "The bench", 1450, bench_params),
+            Param("t", "the temperature T", f"{limits['t_low']} to {limits['t_high']}"),
+            Param("without", "steps the what-if panel removes", "scale, shift, comma-separated"))),
+        Embed("bench", "FIG-004", "bench", "The bench", 2150, bench_params),
         Embed("bench-table", "FIG-005", "bench", "The bench's full working", 900, bench_params),
         Embed("bench-matrix", "FIG-006", "bench", "The bench's attention matrix", 700,
               bench_params),
