@@ -1,0 +1,254 @@
+"""The what-if panel and the bench's quiz in real Chromium, checked against CPython's core."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from attention import bench_view, lab, quiz
+
+from .conftest import watch
+
+LAB_READY = '#fig-003 .runtime-status[data-state="ready"]'
+BENCH_READY = '#fig-004 .runtime-status[data-state="ready"]'
+
+
+@pytest.fixture
+def page(browser, server):
+    """A desktop-width page that must end the test clean (no console errors)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    w = watch(context, server)
+    yield w
+    context.close()
+    w.assert_clean()
+
+
+def open_page(w, path, ready, sentence):
+    """Open a page and wait until the panel shows the sentence the core expects."""
+    w.page.goto(w.base + path)
+    w.page.wait_for_selector(ready, timeout=60000)
+    panel = "#fig-003 .whatif" if path.startswith("lab") else "#fig-004 .whatif"
+    w.page.wait_for_function(
+        "([sel, text]) => document.querySelector(sel + ' [data-whatif=\"sentence\"]').textContent === text",
+        arg=[panel, sentence], timeout=60000)
+    return panel
+
+
+def panel_state(page, panel) -> dict:
+    """Everything the panel shows, read from the page."""
+    return page.evaluate("""(sel) => {
+      const root = document.querySelector(sel);
+      const rows = [...root.querySelectorAll('[data-whatif="keys"] tr')];
+      const text = (q) => root.querySelector(q).textContent;
+      return {
+        words: rows.map(tr => tr.querySelector('[data-whatif="word"]').textContent),
+        real: rows.map(tr => tr.querySelector('[data-whatif="real"]').textContent),
+        cf: rows.map(tr => { const td = tr.querySelector('[data-whatif="cf"]');
+                             return td.hidden ? null : td.textContent; }),
+        title: text('[data-whatif="title"]'),
+        realTop: text('[data-whatif="real-top"]'), cfTop: text('[data-whatif="cf-top"]'),
+        realEntropy: text('[data-whatif="real-entropy"]'), cfEntropy: text('[data-whatif="cf-entropy"]'),
+        sentence: text('[data-whatif="sentence"]'),
+        ticked: [...root.querySelectorAll('input[name="without"]:checked')].map(b => b.value),
+        cfShown: getComputedStyle(root.querySelector('th.cf')).display !== 'none',
+      };
+    }""", panel)
+
+
+def expected(w) -> dict:
+    """The same, from the core's whatif data."""
+    cf = w["counterfactual"]
+    return {
+        "words": [k["word"] for k in w["keys"]],
+        "real": [k["real"]["text"] for k in w["keys"]],
+        "cf": [k["counterfactual"]["text"] for k in w["keys"]],
+        "title": w["title"],
+        "realTop": f'{w["real"]["top"]["word"]} {w["real"]["top"]["weight"]["text"]}',
+        "cfTop": f'{cf["top"]["word"]} {cf["top"]["weight"]["text"]}',
+        "realEntropy": f'{w["real"]["entropy"]["text"]} bits',
+        "cfEntropy": f'{cf["entropy"]["text"]} bits',
+        "sentence": w["sentence"], "ticked": w["without"], "cfShown": True,
+    }
+
+
+def test_the_lab_without_scaling_shows_both_rows(page):
+    w = lab.view(without=["scale"])["whatif"]
+    panel = open_page(page, "lab/?without=scale", LAB_READY, w["sentence"])
+    assert panel_state(page.page, panel) == expected(w)
+    assert w["counterfactual"]["weights"][2]["text"] == "0.665"  # softmax([2, 1, 3]) for "rises"
+
+
+def test_the_bench_without_scaling_shows_both_rows(page):
+    w = bench_view.view(without=["scale"])["whatif"]
+    panel = open_page(page, "bench/?without=scale", BENCH_READY, w["sentence"])
+    assert panel_state(page.page, panel) == expected(w)
+
+
+def no_nan_anywhere(page):
+    text = page.evaluate("document.body.innerText")
+    assert "NaN" not in text and "Infinity" not in text and "∞ weights" not in text
+
+
+@pytest.mark.parametrize("path, ready, state", [
+    ("bench/?without=shift&t=0.05", BENCH_READY, {"temperature": "0.05"}),
+    ("lab/?q=400,400&without=shift", LAB_READY, None),
+])
+def test_a_naive_softmax_that_overflows_says_so_in_words(page, path, ready, state):
+    if state is None:
+        w = lab.view(["400", "400"], without=["shift"])["whatif"]
+    else:
+        w = bench_view.view(**state, without=["shift"])["whatif"]
+    assert w["counterfactual"]["failure"] == "overflow"
+    panel = open_page(page, path, ready, w["sentence"])
+    shown = panel_state(page.page, panel)
+    message = "e^z overflows: 1.8e308 is the largest double; the naive weights are undefined"
+    assert shown["cf"][0] == message and shown["cf"][1:] == [None] * (len(shown["cf"]) - 1)
+    assert shown["cfTop"] == "none: undefined" and shown["cfEntropy"] == "none: undefined"
+    assert shown["real"] == [k["real"]["text"] for k in w["keys"]]  # the real row is fine
+    no_nan_anywhere(page.page)
+
+
+def test_without_the_mask_later_stopcocks_open(page):
+    w = bench_view.view(head="sink", query=0, without=["mask"])["whatif"]
+    panel = open_page(page, "bench/?head=sink&query=0&without=mask", BENCH_READY, w["sentence"])
+    shown = panel_state(page.page, panel)
+    assert shown["cf"] == [k["counterfactual"]["text"] for k in w["keys"]]
+    assert shown["cf"][1] != "0.000"  # the first word now reaches a later word
+    opened = page.page.evaluate("""() => [...document.querySelectorAll('#fig-004 .bench-drawing .valve')]
+        .map(g => g.classList.contains('whatif-open'))""")
+    assert opened == [k["future"] and k["open"] for k in w["keys"]] and opened[1:] == [True] * 7
+    reachable = page.page.evaluate("""() => [...document.querySelectorAll('#fig-004 .whatif tbody tr')]
+        .map(tr => tr.classList.contains('reachable'))""")
+    assert reachable == [False] + [True] * 7
+
+
+def test_toggles_work_from_the_keyboard_and_survive_other_changes(page):
+    p = page.page
+    p.goto(page.base + "lab/")
+    p.wait_for_selector(LAB_READY, timeout=60000)
+    p.focus('#fig-003 .whatif input[value="scale"]')
+    p.keyboard.press("Space")
+    w = lab.view(without=["scale"])["whatif"]
+    p.wait_for_function("(t) => document.querySelector('#fig-003 [data-whatif=\"sentence\"]').textContent === t",
+                        arg=w["sentence"], timeout=60000)
+    assert "without=scale" in p.url
+    p.fill("#lab-q1", "2")  # the lab's own request keeps the step removed
+    w2 = lab.view(["2", "1"], without=["scale"])["whatif"]
+    p.wait_for_function("(t) => document.querySelector('#fig-003 [data-whatif=\"sentence\"]').textContent === t",
+                        arg=w2["sentence"], timeout=60000)
+    assert panel_state(p, "#fig-003 .whatif") == expected(w2)
+    p.focus('#fig-003 .whatif input[value="scale"]')
+    p.keyboard.press("Space")
+    p.wait_for_function("() => document.querySelector('#fig-003 [data-whatif=\"sentence\"]').textContent"
+                        ".startsWith('Every step is in place')", timeout=60000)
+    assert not panel_state(p, "#fig-003 .whatif")["cfShown"] and "without" not in p.url
+
+
+def test_the_lab_can_be_scaled_until_the_naive_softmax_overflows(page):
+    p = page.page
+    w = lab.view(without=["shift"])["whatif"]
+    open_page(page, "lab/?without=shift", LAB_READY, w["sentence"])
+    factor = w["reach"]["factor"]
+    button = p.locator('#fig-003 [data-whatif="reach-button"]')
+    assert button.is_visible() and factor in button.text_content()
+    button.focus()
+    p.keyboard.press("Enter")
+    after = lab.view(w["reach"]["fields"], without=["shift"])["whatif"]
+    p.wait_for_function("(t) => document.querySelector('#fig-003 [data-whatif=\"sentence\"]').textContent === t",
+                        arg=after["sentence"], timeout=60000)
+    assert p.input_value("#lab-q1") == w["reach"]["fields"][0]
+    assert panel_state(p, "#fig-003 .whatif")["cf"][0].startswith("e^z overflows")
+    no_nan_anywhere(p)
+
+
+@pytest.mark.parametrize("path, ready, notice, ticked", [
+    ("bench/?without=zoom,%3Cscript%3E,shift", BENCH_READY, "Ignored without=zoom: Choose scale, mask or shift.", ["shift"]),
+    ("lab/?without=mask,scale,scale", LAB_READY, "Ignored without=mask: The lab has no causal mask to remove.", ["scale"]),
+    ("bench/?without=" + "x" * 600, BENCH_READY, "Ignored without: longer than 500 characters.", []),
+])
+def test_tampered_without_values_keep_the_page_working(page, path, ready, notice, ticked):
+    p = page.page
+    p.goto(page.base + path)
+    p.wait_for_selector(ready, timeout=60000)
+    fig = "#fig-003" if path.startswith("lab") else "#fig-004"
+    p.wait_for_function("([f, n]) => document.querySelector(f + ' .state-notice').textContent.includes(n)",
+                        arg=[fig, notice], timeout=60000)
+    assert panel_state(p, f"{fig} .whatif")["ticked"] == ticked
+    no_nan_anywhere(p)
+
+
+def test_each_quiz_question_is_answered_with_the_keyboard(page):
+    p = page.page
+    p.goto(page.base + "bench/")
+    p.wait_for_selector(BENCH_READY, timeout=60000)
+    p.wait_for_selector('.quiz [data-quiz="choices"]:not([hidden])', timeout=60000)
+    questions = quiz.view()["questions"]
+    items = p.locator(".quiz .quiz-question")
+    assert items.count() == len(questions) >= 3
+    for k, q in enumerate(questions):
+        li = items.nth(k)
+        assert li.locator('[data-quiz="prompt"]').text_content() == q["prompt"]
+        assert not li.locator('[data-quiz="reveal"]').is_visible()  # predict first
+        labels = [c["label"] for c in q["choices"]]
+        assert li.locator("button[data-choice]").all_text_contents() == labels
+        wrong = next((i for i, c in enumerate(q["choices"]) if c["id"] != q["answer"]), 0)
+        li.locator("button[data-choice]").first.focus()
+        for _ in range(wrong):
+            p.keyboard.press("Tab")
+        p.keyboard.press("Enter")
+        right = next(c["label"] for c in q["choices"] if c["id"] == q["answer"])
+        feedback = li.locator('[data-quiz="feedback"]')
+        assert feedback.text_content() == f"Not quite: the answer is {right}."
+        assert li.locator('[data-quiz="reveal"]').text_content() == q["explanation"]
+        assert li.locator('[data-quiz="reveal"]').is_visible()
+        li.locator(f'button[data-choice="{q["answer"]}"]').focus()
+        p.keyboard.press("Space")
+        assert feedback.text_content() == "Right."
+        assert li.locator(f'button[data-choice="{q["answer"]}"]').get_attribute("aria-pressed") == "true"
+    assert p.locator('.quiz [data-quiz="feedback"]').first.get_attribute("aria-live") == "polite"
+
+
+def test_the_quiz_follows_the_bench(page):
+    p = page.page
+    p.goto(page.base + "bench/")
+    p.wait_for_selector(BENCH_READY, timeout=60000)
+    p.check('#fig-004 input[name="head"][value="sink"]')
+    expected_q = quiz.view(head="sink")["questions"]
+    p.wait_for_function("(t) => document.querySelector('.quiz [data-quiz=\"prompt\"]').textContent === t",
+                        arg=expected_q[0]["prompt"], timeout=60000)
+    prompts = p.locator('.quiz [data-quiz="prompt"]').all_text_contents()
+    assert prompts == [q["prompt"] for q in expected_q]
+
+
+def test_a_bench_export_says_its_state_in_its_name(page):
+    p = page.page
+    w = bench_view.view(without=["scale"])["whatif"]
+    open_page(page, "bench/?without=scale", BENCH_READY, w["sentence"])
+    p.click("#fig-005 .share summary")
+    with p.expect_download() as info:
+        p.click("#fig-005 .share button:has-text('Numbers as JSON')")
+    download = info.value
+    assert download.suggested_filename == "attention-bench-bench-table-coreference-q6-T1-without-scale.json"
+    table = json.loads(Path(download.path()).read_text(encoding="utf-8"))
+    assert table["state"]["query"] == {"index": 6, "word": "she"} and table["state"]["without"] == ["scale"]
+    k = table["columns"].index("without_weight")
+    assert [round(r[k], 3) for r in table["rows"]] == [
+        float(x["counterfactual"]["text"]) for x in w["keys"]]
+
+
+def test_without_javascript_the_panels_show_the_real_state(browser, server):
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 360, "height": 800})
+    page = context.new_page()
+    page.goto(server + "bench/")
+    w = bench_view.view()["whatif"]
+    panel = page.locator("#fig-004 .whatif")
+    assert not panel.locator(".whatif-toggles").is_visible()
+    assert panel.locator(".whatif-explain li").count() == 3 and panel.locator(".whatif-explain").is_visible()
+    assert panel.locator('[data-whatif="real"]').all_text_contents() == [k["real"]["text"] for k in w["keys"]]
+    assert panel.locator('[data-whatif="sentence"]').text_content() == w["sentence"]
+    reveals = page.locator(".quiz [data-quiz='reveal']")
+    assert reveals.count() >= 3 and reveals.first.is_visible()  # no JavaScript, no hiding
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    context.close()
