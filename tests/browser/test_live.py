@@ -119,7 +119,7 @@ def lab_page(site_page):
 
 
 def lab_rows(page) -> list[list[str]]:
-    return table_texts(page, "#fig-003")
+    return table_texts(page, "#fig-003 table.working")  # not the what-if panel
 
 
 def expected_lab(**state) -> list[list[str]]:

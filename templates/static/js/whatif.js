@@ -39,7 +39,7 @@ function renderKeys(root, w) {
       setText(cell, w.counterfactual.message);
     } else {
       cell.removeAttribute("rowspan");
-      setAttr(cell, "class", "num cf");
+      setAttr(cell, "class", k.counterfactual ? "num cf" : "cf"); // a blank cell is no number
       setText(cell, k.counterfactual ? k.counterfactual.text : "");
     }
   });
