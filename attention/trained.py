@@ -309,8 +309,9 @@ def baseline(sentences, behaviour: str) -> float:
 
 
 def search(weights, sentences) -> dict[str, dict]:
-    """Return, for each behaviour, the best-scoring head with its score, the runner-up,
-    the even-spread baseline and how many (query, target) pairs were scored. A behaviour
+    """Return, for each behaviour, the best-scoring head with its score, how often its
+    target is that head's largest weight ("top"), the runner-up, the even-spread
+    baseline and how many (query, target) pairs were scored. A behaviour
     the sentences give no pair for is left out.
 
     >>> w = np.zeros((1, 2, 4, 4)); w[0, 1, 2, 1] = 1.0; w[0, 0, 2, 1] = 0.5
@@ -318,8 +319,8 @@ def search(weights, sentences) -> dict[str, dict]:
     >>> sorted(found)   # "she left" has no noun, so no coreference or verb-lookup pair
     ['previous-token', 'sink']
     >>> s = found["previous-token"]
-    >>> s["layer"], s["head"], s["score"], s["runner_up"]
-    (0, 1, 1.0, {'layer': 0, 'head': 0, 'score': 0.5})
+    >>> s["layer"], s["head"], s["score"], s["top"], s["runner_up"]
+    (0, 1, 1.0, 1.0, {'layer': 0, 'head': 0, 'score': 0.5})
     """
     table = scores(weights, sentences)
     out = {}
@@ -328,8 +329,11 @@ def search(weights, sentences) -> dict[str, dict]:
             continue
         order = np.argsort(-s, axis=None, kind="stable")
         (l1, h1), (l2, h2) = (np.unravel_index(k, s.shape) for k in order[:2])
+        top = [W[l1, h1, q].argmax() == t for W, words in zip(weights, sentences)
+               for q, t in pairs(words, behaviour)]
         out[behaviour] = {
             "layer": int(l1), "head": int(h1), "score": float(s[l1, h1]),
+            "top": float(np.mean(top)),
             "runner_up": {"layer": int(l2), "head": int(h2), "score": float(s[l2, h2])},
             "baseline": baseline(sentences, behaviour),
             "pairs": sum(len(pairs(w, behaviour)) for w in sentences),
@@ -349,7 +353,7 @@ def build_data() -> dict:
     """Compute the comparison panel's data from the model (needs the trained extra).
 
     Schema: ``{"model", "layers", "heads", "search": {"sentences": [str],
-    "results": {behaviour: {"layer", "head", "score", "runner_up", "baseline",
+    "results": {behaviour: {"layer", "head", "score", "top", "runner_up", "baseline",
     "pairs"}}, "table": {behaviour: [[score text per head] per layer]}},
     "examples": [{"text", "words", "tokens", "rows": [[[row text per query token]
     per head] per layer]}]}`` where a row text holds one weight per key token,
@@ -371,6 +375,7 @@ def build_data() -> dict:
         r["score"] = fixed(r["score"])
         r["runner_up"]["score"] = fixed(r["runner_up"]["score"])
         r["baseline"] = fixed(r["baseline"])
+        r["top"] = fixed(r["top"])
     examples = []
     for text in EXAMPLES:
         words, tokens, W = run(text)

@@ -20,7 +20,8 @@ __all__ = ["DATA", "LAYERS", "HEADS", "data", "head_name", "matched", "panel", "
 DATA = Path(__file__).parent / "data" / "trained.json"
 LAYERS, HEADS = 6, 12  # all-MiniLM-L6-v2 (checked against the data file by the tests)
 SITE_DIR = "data/trained/"  # where the build puts one JSON file per example sentence
-STRENGTH = ((0.7, "strong"), (0.4, "moderate"), (0.0, "weak"))  # how a match score is described
+STRENGTH = ((0.7, "strong"), (0.5, "moderate"), (0.0, "weak"))  # how a match score is described
+CLARK_EXAMPLE = (8, 10)  # Clark et al.'s head "8-10" (counted from 1), to show the numbering
 
 
 @functools.lru_cache(maxsize=1)
@@ -59,7 +60,7 @@ def parse_head(value) -> tuple[int, int]:
 def strength(score: float) -> str:
     """Describe a match score in a word.
 
-    >>> strength(1.0), strength(0.45), strength(0.2)
+    >>> strength(1.0), strength(0.55), strength(0.45)
     ('strong', 'moderate', 'weak')
     """
     return next(word for floor, word in STRENGTH if score >= floor)
@@ -78,17 +79,47 @@ def example_index(text: str) -> int | None:
 
 def _results() -> list[dict]:
     """Return the head search's results, one entry per hand-set head, for display."""
-    out = []
-    for name, r in data()["search"]["results"].items():
+    out, found = [], data()["search"]["results"]
+    for name, r in ((b, found[b]) for b in bench.HEADS if b in found):
         out.append({**r, "behaviour": name, "name": head_name(r["layer"], r["head"]),
                     "runner_up_name": head_name(r["runner_up"]["layer"], r["runner_up"]["head"]),
                     "strength": strength(float(r["score"]))})
     return out
 
 
-def _matrix(example: dict, layer: int, head: int) -> list[list[str]]:
-    """Return one head's whole matrix for an example as texts: rows query tokens, columns keys."""
-    return [row.split(" ") for row in example["rows"][layer][head]]
+def levels(row: str) -> str:
+    """Return a row's shade levels 0..10 (its weights times ten, rounded), as the row is written.
+
+    >>> levels("0.000 0.835 0.165")
+    '0 8 2'
+    """
+    return " ".join(str(round(float(x) * 10)) for x in row.split(" "))
+
+
+def label(name: str) -> str:
+    """Return a head's name as a reader sees it.
+
+    >>> label("4-5")
+    'layer 4, head 5'
+    """
+    layer, head = parse_head(name)
+    return f"layer {layer}, head {head}"
+
+
+def measured() -> dict[str, dict]:
+    """Return the head search's results by hand-set head, for the claims page.
+
+    >>> measured()["previous-token"]["name"], measured()["previous-token"]["strength"]
+    ('0-2', 'strong')
+    """
+    return {r["behaviour"]: r for r in _results()}
+
+
+def _matrix(example: dict, layer: int, head: int) -> list[list[tuple[str, int]]]:
+    """Return one head's whole matrix for an example as (text, shade level) per cell:
+    rows are query tokens, columns key tokens."""
+    return [list(zip(row.split(" "), map(int, levels(row).split(" "))))
+            for row in example["rows"][layer][head]]
 
 
 def panel(sentence=None, head="coreference", query=None, trained=None, **_) -> dict:
@@ -97,8 +128,9 @@ def panel(sentence=None, head="coreference", query=None, trained=None, **_) -> d
     Schema: ``{"state", "sentence", "query": {"index", "word", "token"}, "bench_head",
     "example": index or None, "examples": [{"text", "file"}], "matched": {head: "L-H"},
     "chosen": {"name", "layer", "head", "picked"}, "tokens": [str],
-    "rows": [{"token", "index", "handset": text or None, "trained": text}],
-    "matrix": [[text]], "results": [...], "heads": ["L-H" x 72], "model", "sentences"}``.
+    "rows": [{"token", "index", "handset": text or None, "future", "trained": text}],
+    "matrix": [[(text, level)]], "results": [...], "heads": [{"name": "L-H", "label"}] x 72,
+    "table": {head: [[score text per head] per layer]}, "model", "sentences", "default"}``.
     Token k + 1 is word k; ``rows`` is empty and ``example`` None for a sentence that is
     not one of the examples.
 
@@ -118,19 +150,27 @@ def panel(sentence=None, head="coreference", query=None, trained=None, **_) -> d
         example = d["examples"][k]
         tokens, matrix = example["tokens"], _matrix(example, layer, h)
         handset = {j + 1: r["weight"]["text"] for j, r in enumerate(v["rows"])}
-        rows = [{"token": t, "index": c, "handset": handset.get(c), "trained": matrix[i + 1][c]}
-                for c, t in enumerate(tokens)]
+        future = {j + 1: r["future"] for j, r in enumerate(v["rows"])}
+        rows = [{"token": t, "index": c, "handset": handset.get(c), "future": future.get(c, False),
+                 "trained": matrix[i + 1][c][0]} for c, t in enumerate(tokens)]
     return {
         "state": {**v["state"], "trained": name if picked else None},
         "sentence": v["sentence"], "query": {"index": i, "word": words[i], "token": i + 1},
         "bench_head": head, "example": k,
         "examples": [{"text": e["text"], "file": f"{SITE_DIR}{n}.json"}
                      for n, e in enumerate(d["examples"])],
-        "matched": matched(), "chosen": {"name": name, "layer": layer, "head": h,
-                                         "picked": bool(picked)},
+        "matched": matched(), "chosen": {"name": name, "label": label(name), "layer": layer,
+                                         "head": h, "picked": bool(picked),
+                                         "score": d["search"]["table"][head][layer][h]},
         "tokens": tokens, "rows": rows, "matrix": matrix, "results": _results(),
-        "heads": [head_name(a, b) for a in range(LAYERS) for b in range(HEADS)],
+        "heads": [{"name": head_name(a, b), "label": label(head_name(a, b))}
+                  for a in range(LAYERS) for b in range(HEADS)],
+        "table": d["search"]["table"],
         "model": d["model"], "sentences": len(d["search"]["sentences"]),
+        "layers": LAYERS, "per_layer": HEADS,
+        "strengths": [{"word": word, "floor": f"{floor:g}"} for floor, word in STRENGTH[:-1]],
+        "clark": {"theirs": head_name(*CLARK_EXAMPLE),
+                  "ours": f"layer {CLARK_EXAMPLE[0] - 1}, head {CLARK_EXAMPLE[1] - 1}"},
         "default": " ".join(bench.DEFAULT_SENTENCE),
     }
 
@@ -141,6 +181,7 @@ def site_files() -> dict[str, str]:
     out = {}
     for n, e in enumerate(data()["examples"]):
         out[f"{SITE_DIR}{n}.json"] = json.dumps(
-            {"text": e["text"], "tokens": e["tokens"], "rows": e["rows"]},
+            {"text": e["text"], "tokens": e["tokens"], "rows": e["rows"],
+             "levels": [[[levels(r) for r in rows] for rows in layer] for layer in e["rows"]]},
             ensure_ascii=False, separators=(",", ":"))
     return out

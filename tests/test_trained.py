@@ -152,7 +152,7 @@ def test_search_picks_the_best_head_and_reports_the_even_baseline():
     W[1, 2] = _one_hot({5: 3})[0, 0]  # layer 1 head 2: car (token 5) -> saw (token 3)
     W[0, 1] = _one_hot({5: 3})[0, 0] * 0.6 + 0.04  # a weaker one: 0.6 + 0.04 on saw
     r = trained.search([W], [SENT])["verb-lookup"]
-    assert (r["layer"], r["head"], r["pairs"]) == (1, 2, 1)
+    assert (r["layer"], r["head"], r["pairs"], r["top"]) == (1, 2, 1, 1.0)
     assert r["score"] == pytest.approx(1.0)
     assert (r["runner_up"]["layer"], r["runner_up"]["head"]) == (0, 1)
     assert r["runner_up"]["score"] == pytest.approx(0.64)
@@ -160,6 +160,14 @@ def test_search_picks_the_best_head_and_reports_the_even_baseline():
 
 
 # ---------------------------------------------------------------- the committed data
+
+
+def test_top_counts_the_pairs_whose_target_wins_the_row():
+    W = np.full((1, 1, 10, 10), 0.1)
+    W[0, 0, 7, 2], W[0, 0, 7, 3] = 0.3, 0.1  # he -> pilot wins its row
+    W[0, 0, 5, 3], W[0, 0, 5, 1] = 0.2, 0.3  # car -> saw loses to "the"
+    assert trained.search([W], [SENT])["coreference"]["top"] == 1.0
+    assert trained.search([W], [SENT])["verb-lookup"]["top"] == 0.0
 
 
 def test_regenerated_data_equals_the_committed_file():
