@@ -78,7 +78,8 @@ def export(figure: str, state: dict | None = None) -> dict:
     """
     if figure not in FIGURES:
         raise ValueError(f"no export for {figure!r}; choose one of {', '.join(FIGURES)}")
-    return {"figure": figure, **FIGURES[figure](state or {})}
+    state = {k: v for k, v in (state or {}).items() if k != "trained"}  # FIG-008's own choice
+    return {"figure": figure, **FIGURES[figure](state)}
 
 
 def to_csv(table: dict) -> str:

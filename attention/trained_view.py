@@ -175,6 +175,29 @@ def panel(sentence=None, head="coreference", query=None, trained=None, **_) -> d
     }
 
 
+def with_pick(view, state: dict) -> dict:
+    """Answer the bench's state by ``view``, carrying the reader's trained head along in
+    ``data["state"]["trained"]`` ("L-H", or None for the best match).
+
+    >>> with_pick(bench_view.view, {"trained": "4-5"})["state"]["trained"]
+    '4-5'
+    >>> with_pick(bench_view.view, {"trained": "9-9"})
+    Traceback (most recent call last):
+    attention.bench_view.BenchInputError: Expected a trained head as layer-head, like 4-5, with layer 0 to 5 and head 0 to 11.
+    """
+    state = dict(state)
+    pick = state.pop("trained", None)
+    if pick is not None:
+        try:
+            parse_head(pick)
+        except ValueError as exc:
+            text = str(exc)
+            raise bench_view.BenchInputError("trained", f"{text[0].upper()}{text[1:]}.") from None
+    data = view(**state)
+    data["state"]["trained"] = pick
+    return data
+
+
 def site_files() -> dict[str, str]:
     """Return {path below the site root: JSON text}: one file per example sentence, holding
     its tokens and every head's rows, for the panel to pick from in the browser."""
