@@ -49,7 +49,7 @@ def parse_head(value) -> tuple[int, int]:
     ValueError: expected a trained head as layer-head, like 4-5, with layer 0 to 5 and head 0 to 11
     """
     parts = value.split("-") if isinstance(value, str) else []
-    if len(parts) == 2 and all(p.isdigit() and len(p) <= 2 for p in parts):
+    if len(parts) == 2 and all(p.isascii() and p.isdigit() and len(p) <= 2 for p in parts):
         layer, head = int(parts[0]), int(parts[1])
         if layer < LAYERS and head < HEADS:
             return layer, head
@@ -161,7 +161,8 @@ def panel(sentence=None, head="coreference", query=None, trained=None, **_) -> d
                      for n, e in enumerate(d["examples"])],
         "matched": matched(), "chosen": {"name": name, "label": label(name), "layer": layer,
                                          "head": h, "picked": bool(picked),
-                                         "score": d["search"]["table"][head][layer][h]},
+                                         "score": d["search"]["table"][head][layer][h],
+                                         "strength": "" if picked else measured()[head]["strength"]},
         "tokens": tokens, "rows": rows, "matrix": matrix, "results": _results(),
         "heads": [{"name": head_name(a, b), "label": label(head_name(a, b))}
                   for a in range(LAYERS) for b in range(HEADS)],

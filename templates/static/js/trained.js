@@ -48,6 +48,8 @@ function renderLine(root, view) {
   }
   setText($(root, '[data-bind="match"]'), view.picked ? "picked by you" : "its best match");
   setText($(root, '[data-bind="score"]'), table[view.head][view.layer][view.unit]);
+  const result = JSON.parse(root.dataset.results).find((r) => r.behaviour === view.head);
+  setText($(root, '[data-bind="strength"]'), view.picked ? "" : `, ${result.strength}`);
   setText($(root, '[data-bind="query-word"]'), view.word);
   setText($(root, '[data-bind="sentence"]'), view.sentence);
   const select = $(root, 'select[name="trained"]');
