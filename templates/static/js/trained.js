@@ -105,8 +105,9 @@ function renderMatrix(root, view, example) {
   });
 }
 
-/** Draw the panel for a view: the line, then the rows and matrix once they are loaded. */
-function render(root, cache, view) {
+/** Draw the panel for a view: the line, then the rows and matrix once they are loaded
+ * (unless `current()` says a newer view has been asked for meanwhile). */
+function render(root, cache, view, current) {
   const examples = JSON.parse(root.dataset.examples);
   const k = examples.findIndex((e) => e.text === view.sentence);
   renderLine(root, view);
@@ -124,7 +125,7 @@ function render(root, cache, view) {
   compare.setAttribute("aria-busy", "true");
   compare.classList.add("stale"); // the rows shown belong to the previous state until loaded
   load(root, cache, examples[k].file).then((example) => {
-    if (root.dataset.drawn !== JSON.stringify(view)) return; // a newer state is on its way
+    if (!current()) return; // a newer state is on its way
     renderRows(root, view, example);
     renderMatrix(root, view, example);
     setAttr($(root, '[data-bind="download"]'), "href", root.dataset.root + examples[k].file);
@@ -150,11 +151,11 @@ export function mount(root, store) {
   form.hidden = false;
   let data = null; // the newest bench answer's data; null until Python has answered
   let picked = JSON.parse(root.dataset.state).trained || "";
+  let drawn = 0; // how many views have been drawn: only the newest may fill in its rows
   const draw = () => {
     if (!data) return;
-    const view = viewOf(data, picked, root);
-    root.dataset.drawn = JSON.stringify(view);
-    render(root, cache, view);
+    const mine = ++drawn;
+    render(root, cache, viewOf(data, picked, root), () => mine === drawn);
   };
   form.addEventListener("submit", (event) => event.preventDefault());
   $(form, 'select[name="trained"]').addEventListener("change", (event) => {
