@@ -57,9 +57,11 @@ EXAMPLES = (
     "the student found a map and she carried it",
 )
 
-# The sentences the head search scores every head on: made from the bench's lexicon,
-# none of them an example, each with a verb and its object, and a pronoun whose
-# antecedent is the nearest earlier noun that agrees with it.
+# The sentences the head search scores every head on, made from the bench's lexicon (the
+# examples among them). Most have a verb and its object, two words after it, and a pronoun
+# whose antecedent is the nearest earlier noun that agrees with it. The last three also
+# have a noun further from its verb, so that a head looking two words back is not taken
+# for one looking up the verb.
 SEARCH = (
     "the engineer fixed the bridge before she left",
     "the teacher read the letter and she signed it",
@@ -75,6 +77,9 @@ SEARCH = (
     "the student lost the map and she found it",
     "the baker cleaned the table and he left",
     "the clerk checked the report and she signed it",
+    "the driver moved the car near the house",
+    "a nurse found the letter under the door",
+    "the chef sold the car and the house",
 )
 
 BEHAVIOURS = ("previous-token", "sink", "coreference", "verb-lookup")  # the bench's heads
@@ -308,6 +313,14 @@ def baseline(sentences, behaviour: str) -> float:
     return float(np.mean(shares)) if shares else math.nan
 
 
+def _runner_up(s: np.ndarray, order: np.ndarray) -> dict | None:
+    """Return the second-best head of a (layers, heads) score table, or None if it has one."""
+    if order.size < 2:
+        return None
+    layer, head = np.unravel_index(order[1], s.shape)
+    return {"layer": int(layer), "head": int(head), "score": float(s[layer, head])}
+
+
 def search(weights, sentences) -> dict[str, dict]:
     """Return, for each behaviour, the best-scoring head with its score, how often its
     target is that head's largest weight ("top"), the runner-up, the even-spread
@@ -328,13 +341,13 @@ def search(weights, sentences) -> dict[str, dict]:
         if np.isnan(s).all():
             continue
         order = np.argsort(-s, axis=None, kind="stable")
-        (l1, h1), (l2, h2) = (np.unravel_index(k, s.shape) for k in order[:2])
+        l1, h1 = np.unravel_index(order[0], s.shape)
         top = [W[l1, h1, q].argmax() == t for W, words in zip(weights, sentences)
                for q, t in pairs(words, behaviour)]
         out[behaviour] = {
             "layer": int(l1), "head": int(h1), "score": float(s[l1, h1]),
             "top": float(np.mean(top)),
-            "runner_up": {"layer": int(l2), "head": int(h2), "score": float(s[l2, h2])},
+            "runner_up": _runner_up(s, order),
             "baseline": baseline(sentences, behaviour),
             "pairs": sum(len(pairs(w, behaviour)) for w in sentences),
         }

@@ -56,8 +56,8 @@ def test_the_measured_statements_still_hold_for_the_committed_data():
     assert r["previous-token"]["strength"] == "strong" and r["previous-token"]["layer"] == 0
     sink_heads = sum(float(x) > 0.5 for row in table["sink"] for x in row)
     assert sink_heads > 72 / 3  # "more than a third of them"
-    assert float(r["verb-lookup"]["top"]) == 1.0  # "in every sentence searched"
-    assert 0.4 < float(r["verb-lookup"]["score"]) < 0.6  # "about half"
+    assert float(r["verb-lookup"]["top"]) > 0.5  # "the largest weight for most nouns"
+    assert float(r["verb-lookup"]["score"]) < 0.5 and r["verb-lookup"]["strength"] == "weak"
     assert float(r["coreference"]["score"]) < 0.5 and float(r["coreference"]["top"]) < 0.5
     assert r["coreference"]["strength"] == "weak"
 
