@@ -63,7 +63,7 @@ def _bench_matrix(state: dict) -> dict:
             "sentence": d["sentence"]["text"]}
 
 
-URL_STATE = {"bench-table": "bench", "bench-matrix": "bench"}  # exports that read the bench's URL
+URL_STATE = {"bench-table": "bench", "bench-matrix": "bench", "trained": "bench"}  # exports that read the bench's URL
 
 FIGURES = {"fig-001": _fig_001, "fig-002": _fig_002, "lab": _lab, "bench": _bench,
            "bench-table": _bench, "bench-matrix": _bench_matrix}

@@ -122,8 +122,9 @@ def _matrix(example: dict, layer: int, head: int) -> list[list[tuple[str, int]]]
             for row in example["rows"][layer][head]]
 
 
-def panel(sentence=None, head="coreference", query=None, trained=None, **_) -> dict:
-    """Return the comparison panel's data for the bench's state.
+def panel(sentence=None, head="coreference", query=None, trained=None, **bench_state) -> dict:
+    """Return the comparison panel's data for the bench's state (the hand-set row is the
+    bench's own, at its temperature and with its stopcocks; the trained row is the model's).
 
     Schema: ``{"state", "sentence", "query": {"index", "word", "token"}, "bench_head",
     "example": index or None, "examples": [{"text", "file"}], "matched": {head: "L-H"},
@@ -138,7 +139,7 @@ def panel(sentence=None, head="coreference", query=None, trained=None, **_) -> d
     >>> p["chosen"]["name"], p["query"]["token"], p["tokens"][0], len(p["heads"])
     ('3-1', 7, '[CLS]', 72)
     """
-    v = bench_view.view(sentence=sentence, head=head, query=query)
+    v = bench_view.view(sentence=sentence, head=head, query=query, **bench_state)
     words, i = v["sentence"]["words"], v["query"]["index"]
     picked = parse_head(trained) if trained else None
     name = head_name(*picked) if picked else matched()[head]

@@ -88,3 +88,18 @@ def test_site_files_hold_every_head_and_its_levels():
     one = json.loads(files["data/trained/0.json"])
     assert one["rows"] == COMMITTED["examples"][0]["rows"]
     assert one["levels"][4][5][1] == trained_view.levels(one["rows"][4][5][1])
+
+
+def test_panel_hand_set_row_follows_the_bench_temperature_and_stopcocks():
+    p = trained_view.panel(temperature="2", shut=[1])
+    v = bench_view.view(temperature="2", shut=[1])
+    assert [x["handset"] for x in p["rows"][1:-1]] == [r["weight"]["text"] for r in v["rows"]]
+    assert p["rows"][2]["handset"] == "0.000"  # "engineer" is shut
+
+
+def test_the_trained_fragment_reads_the_bench_url():
+    from sitebuild.fragment import fragment
+
+    html = fragment("trained", "trained=4-5&query=2")
+    assert 'data-bind="trained-head">layer 4, head 5<' in html
+    assert 'data-bind="query-word">fixed<' in html
