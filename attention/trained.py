@@ -43,8 +43,8 @@ from .ops import attend
 from .trained_view import DATA, HEADS, LAYERS
 
 __all__ = ["BEHAVIOURS", "DATA", "EXAMPLES", "HEADS", "LAYERS", "MODEL", "SEARCH", "Model",
-           "attention", "build_data", "gelu", "layer_norm", "load", "scores", "search",
-           "targets", "tokenize", "word_tokens"]
+           "attention", "baseline", "build_data", "dumps", "forward", "gelu", "layer_norm",
+           "load", "pairs", "scores", "search", "targets", "tokenize", "word_tokens"]
 
 MODEL = "all-MiniLM-L6-v2"
 
@@ -251,6 +251,8 @@ def targets(words, behaviour: str) -> dict[int, int]:
     >>> targets(["she", "left"], "previous-token"), targets(["she", "left"], "sink")
     ({1: 0}, {0: -1, 1: -1})
     """
+    if behaviour not in BEHAVIOURS:
+        raise ValueError(f"unknown behaviour {behaviour!r}; choose one of {', '.join(BEHAVIOURS)}")
     lex = [bench.LEXICON[w] for w in words]
     if behaviour == "previous-token":
         return {i: i - 1 for i in range(1, len(words))}
@@ -267,8 +269,6 @@ def targets(words, behaviour: str) -> dict[int, int]:
             continue
         if j is not None:
             out[i] = j
-    if behaviour not in BEHAVIOURS:
-        raise ValueError(f"unknown behaviour {behaviour!r}; choose one of {', '.join(BEHAVIOURS)}")
     return out
 
 

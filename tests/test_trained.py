@@ -117,6 +117,8 @@ def test_targets_follow_the_hand_set_rules():
     assert trained.targets(SENT, "verb-lookup") == {4: 2}  # car -> saw; pilot has no verb
     words = "the book and the letter and it".split()
     assert trained.targets(words, "coreference") == {6: 4}  # it -> the nearest thing
+    with pytest.raises(ValueError, match="unknown behaviour 'induction'"):
+        trained.targets(words, "induction")
 
 
 def test_previous_token_score_is_one_for_a_perfect_head_and_one_over_n_for_uniform():
