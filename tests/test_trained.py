@@ -220,3 +220,14 @@ def test_data_file_is_valid_json_of_modest_size():
     text = trained.DATA.read_text(encoding="utf-8")
     assert len(text.encode()) < 400_000
     json.loads(text)
+
+
+def test_importing_the_package_loads_none_of_the_optional_libraries():
+    import subprocess
+    import sys
+
+    code = ("import sys, attention, attention.trained, attention.bridge, attention.figures\n"
+            "extra = {'safetensors', 'tokenizers', 'torch', 'transformers', 'all_minilm_l6_v2'}\n"
+            "print(sorted(extra & set(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
