@@ -83,7 +83,8 @@ def _results() -> list[dict]:
     for name, r in ((b, found[b]) for b in bench.HEADS if b in found):
         out.append({**r, "behaviour": name, "name": head_name(r["layer"], r["head"]),
                     "runner_up_name": head_name(r["runner_up"]["layer"], r["runner_up"]["head"]),
-                    "strength": strength(float(r["score"]))})
+                    "strength": strength(float(r["score"])),
+                    "sentences": len(data()["search"]["sentences"])})
     return out
 
 

@@ -231,3 +231,16 @@ def test_importing_the_package_loads_none_of_the_optional_libraries():
             "print(sorted(extra & set(sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_verb_lookup_match_fades_for_nouns_far_from_their_verb():
+    """CL-051 says the best verb-lookup head gives much less to a noun further from its verb."""
+    r = trained_view.measured()["verb-lookup"]
+    near, far = [], []
+    for text in trained.SEARCH:
+        words = text.split()
+        W = trained.attention(words)[1][r["layer"], r["head"]]
+        for i, j in trained.targets(words, "verb-lookup").items():
+            (near if i - j == 2 else far).append(W[i + 1, j + 1])
+    assert far and near
+    assert np.mean(far) < np.mean(near) / 2
