@@ -33,6 +33,8 @@ $(VENV)/.site: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[site]'
 	touch $@
 
+# torch==2.13.0 (CPU) first, so nothing that depends on torch can pull a multi-GB CUDA build.
 $(VENV)/.test: pyproject.toml $(VENV)/.site
+	$(BIN)/pip install --quiet torch==2.13.0
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@

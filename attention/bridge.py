@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import math
 
-from . import bench_view, export, figures, lab, quiz, urlstate
+from . import bench_view, export, figures, lab, quiz, trained_view, urlstate
 
 __all__ = ["MAX_REQUEST", "handle", "handle_json"]
 
@@ -58,8 +58,8 @@ def _export(state: dict) -> dict:
 
 
 FIGURES = {  # name: (builder taking the state as a dict, the fields a request may set)
-    "bench": (lambda state: bench_view.view(**state),
-              {"sentence", "head", "query", "temperature", "slider", "shut", "without"}),
+    "bench": (lambda state: trained_view.with_pick(bench_view.view, state),
+              {"sentence", "head", "query", "temperature", "slider", "shut", "without", "trained"}),
     "export": (_export, {"of", "state", "url"}),
     "fig-002": (_fig_002, {"query"}),
     "lab": (lambda state: lab.view(**state),

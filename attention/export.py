@@ -140,7 +140,7 @@ def _bench_matrix(state: dict) -> dict:
             "sentence": d["sentence"]["text"]}
 
 
-URL_STATE = {"bench-table": "bench", "bench-matrix": "bench"}  # exports that read the bench's URL
+URL_STATE = {"bench-table": "bench", "bench-matrix": "bench", "trained": "bench"}  # exports that read the bench's URL
 
 FIGURES = {"fig-001": _fig_001, "fig-002": _fig_002, "lab": _lab, "bench": _bench,
            "bench-table": _bench, "bench-matrix": _bench_matrix}
@@ -155,7 +155,8 @@ def export(figure: str, state: dict | None = None) -> dict:
     """
     if figure not in FIGURES:
         raise ValueError(f"no export for {figure!r}; choose one of {', '.join(FIGURES)}")
-    return {"figure": figure, **FIGURES[figure](state or {})}
+    state = {k: v for k, v in (state or {}).items() if k != "trained"}  # FIG-008's own choice
+    return {"figure": figure, **FIGURES[figure](state)}
 
 
 def _slug(text: str) -> str:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import bench, bench_view, lab, quiz, toy
+from . import bench, bench_view, lab, quiz, toy, trained_view
 from .numbers import exact, shown
 
-__all__ = ["bench_context", "bench_figure", "fig_001", "fig_002", "fig_003", "toy_context", "worked_dot",
-           "worked_product"]
+__all__ = ["bench_context", "bench_figure", "fig_001", "fig_002", "fig_003", "toy_context",
+           "trained_figure", "worked_dot", "worked_product"]
 
 
 def _query_index(query: str) -> int:
@@ -176,3 +176,14 @@ def toy_context() -> dict:
         "zero": lab.view(query=["0", "0"]),
         "neutral_t": shown(lab.NEUTRAL_T, whole=True),
     }
+
+
+def trained_figure(**state) -> dict:
+    """Return FIG-008, the comparison panel: a trained model's row beside the bench's, read
+    from the committed data (see attention.trained_view.panel for the schema).
+
+    >>> d = trained_figure()
+    >>> d["bench_head"], d["chosen"]["label"], d["rows"][2]["token"], d["rows"][2]["handset"]
+    ('coreference', 'layer 3, head 1', 'engineer', '0.835')
+    """
+    return trained_view.panel(**state)

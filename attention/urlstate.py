@@ -9,7 +9,7 @@ others still apply, so a tampered address never breaks the page.
 
 from __future__ import annotations
 
-from . import bench, bench_view, lab, toy, whatif
+from . import bench, bench_view, lab, toy, trained_view, whatif
 
 __all__ = ["MAX_VALUE", "PARAMETERS", "from_url", "to_url"]
 
@@ -17,7 +17,7 @@ MAX_VALUE = 500  # characters; a 40-word sentence fits easily
 PARAMETERS = {
     "fig-002": ("query",),
     "lab": ("q", "mask", "t", "without"),
-    "bench": ("sentence", "head", "query", "t", "shut", "without"),
+    "bench": ("sentence", "head", "query", "t", "shut", "without", "trained"),
 }
 
 
@@ -67,6 +67,10 @@ def _bench(name: str, value: str, state: dict) -> None:
         state["shut"] = [int(p) for p in parts]
     elif name == "query":
         state["query"] = int(value) if value.lstrip("-").isdigit() else value
+    elif name == "trained":  # FIG-008's trained head, "layer-head"
+        trained_view.parse_head(value)
+        state["trained"] = value
+        return
     else:
         state[key] = value
     bench_view.view(**state)  # the bench's own checks, against the state so far
@@ -149,6 +153,8 @@ def to_url(figure: str, data: dict) -> dict:
            "t": s["temperature"]}
     if s["shut"]:
         url["shut"] = ",".join(str(j) for j in s["shut"])
+    if s.get("trained"):
+        url["trained"] = s["trained"]
     if s["sentence"] == " ".join(bench.DEFAULT_SENTENCE):
         del url["sentence"]
     return {**url, **extra}

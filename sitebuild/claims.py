@@ -14,6 +14,7 @@ KINDS = {
     "derived": "Derived result",
     "toy": "Toy assumption",
     "algebra": "Algebraic derivation",
+    "measured": "Measured on a trained model",
 }
 CLAIM_ID = re.compile(r"CL-\d{3}")
 
@@ -55,6 +56,9 @@ class Claim:
     line: int
     source: Source | None = None
     location: str = ""
+    model: str = ""  # measured claims: the public trained model the measurement ran on
+    measurement: str = ""  # measured claims: what was measured, and how
+    result: str = ""  # measured claims: the key of the result in attention/data/trained.json
     cited_in: list[Citation] = field(default_factory=list)
 
     @property
@@ -88,8 +92,15 @@ def _line_of(text: str, needle: str) -> int:
     return text.count("\n", 0, index) + 1 if index >= 0 else 1
 
 
-def load_ledger(path: Path) -> Ledger:
-    """Read and check the ledger, raising BuildError with file and line on any problem."""
+def load_ledger(path: Path, measured: dict | None = None) -> Ledger:
+    """Read and check the ledger, raising BuildError with file and line on any problem.
+
+    ``measured`` holds the results a measured claim may name (by default the head search's
+    results in attention/data/trained.json)."""
+    if measured is None:
+        from attention import trained_view
+
+        measured = trained_view.measured()
     try:
         text = path.read_text(encoding="utf-8")
         data = tomllib.loads(text)
@@ -118,9 +129,16 @@ def load_ledger(path: Path) -> Ledger:
             raise BuildError(f"{cid} names an unknown source {sid!r}", path, line)
         if c["kind"] == "source" and (sid is None or not c.get("location")):
             raise BuildError(f"{cid} is from a source: it needs a source and a location", path, line)
+        if c["kind"] == "measured" and not (c.get("model") and c.get("measurement")):
+            raise BuildError(f"{cid} is measured: it needs the model and the measurement", path,
+                             line)
+        if c["kind"] == "measured" and c.get("result") and c["result"] not in measured:
+            raise BuildError(f"{cid} names an unknown measured result {c['result']!r}; known: "
+                             f"{', '.join(measured)}", path, line)
         claims[cid] = Claim(
             cid, c["kind"], c["statement"].strip(), line,
             sources.get(sid), c.get("location", ""),
+            c.get("model", ""), c.get("measurement", ""), c.get("result", ""),
         )
     return Ledger(path, sources, claims)
 

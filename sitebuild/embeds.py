@@ -69,6 +69,9 @@ def registry() -> tuple[Embed, ...]:
         Embed("bench-table", "FIG-005", "bench", "The bench's full working", 900, bench_params),
         Embed("bench-matrix", "FIG-006", "bench", "The bench's attention matrix", 700,
               bench_params),
+        Embed("trained", "FIG-008", "bench", "A trained model beside the bench's heads", 1800,
+              (*bench_params, Param("trained", "a trained head to show instead of the best match",
+                                    "layer-head, counting from 0, for example 4-5"))),
         Embed("bench-heads", "FIG-007", "bench", f"{spelled(len(bench.HEADS)).capitalize()} heads and their weights", 1200,
               live=False),
     )

@@ -12,7 +12,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from attention import figures
+from attention import figures, trained_view
 
 from . import embeds, offline, runtime, wheel
 from .claims import Ledger, check_all_cited, load_ledger
@@ -27,6 +27,7 @@ RUNTIME_DIR = f"runtime/{runtime.PYODIDE_VERSION}/"  # versioned, so hosts may c
 FIGURES = {
     "FIG-001": figures.fig_001, "FIG-002": figures.fig_002, "FIG-003": figures.fig_003,
     **{f"FIG-00{n}": figures.bench_figure for n in (4, 5, 6, 7)},
+    "FIG-008": figures.trained_figure,
 }
 
 
@@ -141,7 +142,8 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
             for claim_id in citation.claims:
                 inputs.ledger.claims[claim_id].cited_in.append(citation)
     check_all_cited(inputs.ledger)
-    claims_body = env.get_template("claims.html").render(ledger=inputs.ledger, root="../")
+    claims_body = env.get_template("claims.html").render(ledger=inputs.ledger, root="../",
+                                                         measured=trained_view.measured())
     rendered.append(Rendered(inputs.claims_page, claims_body))
     guide = env.get_template("embed-guide.html").render(
         embeds=embeds.registry(), root="../", chapters={c.slug: c for c in nav})
@@ -164,6 +166,7 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
             asset=lambda name: f"static/{name}",
         )
     out.update(_embed_pages(inputs, renderer, env, nav))
+    out.update(trained_view.site_files())  # the trained rows FIG-008 picks from, as JSON
     return out
 
 

@@ -12,8 +12,9 @@ const WIDGETS = {
   bench: () => import("./bench.js"),
   whatif: () => import("./whatif.js"),
   quiz: () => import("./quiz.js"),
+  trained: () => import("./trained.js"),
 };
-const URL_STATE = { "fig-002": "fig-002", lab: "lab", bench: "bench" }; // widget: figure name
+const URL_STATE = { "fig-002": "fig-002", lab: "lab", bench: "bench", trained: "bench" }; // widget: figure name
 
 const STATUS_TEXT = {
   loading: "Loading Python in your browser… The figure shows the values computed when the site was built.",

@@ -1,0 +1,126 @@
+"""FIG-008 in real Chromium: the trained rows shown are the committed ones, and they follow
+the bench's query, head and sentence."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from attention import bench, bench_view
+from attention.trained_view import DATA
+
+READY = '#fig-004 .runtime-status[data-state="ready"]'
+COMMITTED = json.loads(DATA.read_text(encoding="utf-8"))  # read here, not through the module
+
+
+def committed_row(example: int, name: str, token: int) -> list[str]:
+    """The committed trained row of head "L-H" for a query token of an example sentence."""
+    layer, head = (int(x) for x in name.split("-"))
+    return COMMITTED["examples"][example]["rows"][layer][head][token].split(" ")
+
+
+def best(behaviour: str) -> str:
+    r = COMMITTED["search"]["results"][behaviour]
+    return f"{r['layer']}-{r['head']}"
+
+
+def shown(page) -> dict:
+    return page.evaluate("""() => ({
+      tokens: [...document.querySelectorAll('#fig-008 tbody[data-bind="trained-rows"] tr th')].map(e => e.textContent),
+      trained: [...document.querySelectorAll('#fig-008 [data-bind="trained"] .num')].map(e => e.textContent),
+      handset: [...document.querySelectorAll('#fig-008 [data-bind="handset"]')].map(e => e.querySelector('.num')?.textContent ?? null),
+      query: document.querySelector('#fig-008 [data-bind="query-word"]').textContent,
+      head: document.querySelector('#fig-008 [data-bind="trained-head"]').textContent,
+      stale: document.querySelector('#fig-008 [data-bind="compare"]').classList.contains('stale'),
+    })""")
+
+
+def expected(example: int, name: str, query: int, **state) -> dict:
+    words = COMMITTED["examples"][example]["words"]
+    v = bench_view.view(sentence=" ".join(words), query=query, **state)
+    return {"tokens": ["[CLS]", *words, "[SEP]"],
+            "trained": committed_row(example, name, query + 1),
+            "handset": [None, *[r["weight"]["text"] for r in v["rows"]], None]}
+
+
+def test_static_panel_shows_the_committed_default_row(browser, server):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(server + "bench/")
+    s = shown(page)
+    i = bench_view.view()["query"]["index"]  # the bench's default query, "she"
+    assert s["query"] == bench.DEFAULT_SENTENCE[i]
+    e = expected(0, best("coreference"), i)
+    assert (s["tokens"], s["trained"], s["handset"]) == (e["tokens"], e["trained"], e["handset"])
+    assert page.locator("#fig-008 .trained-controls").is_hidden()
+    assert s["head"] == "layer {}, head {}".format(*best("coreference").split("-"))
+    context.close()
+
+
+def test_panel_follows_the_bench_query_head_and_sentence(site_page):
+    page = site_page.page
+    page.goto(site_page.base + "bench/")
+    page.wait_for_selector(READY, timeout=30000)
+    # click the bench table's row for "engineer" (word 1): the panel's query follows
+    page.locator('#fig-005 tbody tr[data-index="1"] button').click()
+    page.wait_for_function("() => document.querySelector('#fig-008 [data-bind=\"query-word\"]')"
+                           ".textContent === 'engineer'", timeout=30000)
+    page.wait_for_function("() => !document.querySelector('#fig-008 [data-bind=\"compare\"]')"
+                           ".classList.contains('stale')")
+    s = shown(page)
+    e = expected(0, best("coreference"), 1)
+    assert (s["trained"], s["handset"]) == (e["trained"], e["handset"])
+    assert s["trained"] != committed_row(0, best("coreference"), 7)  # it really changed
+
+    # switch the bench to the sink head: the panel shows the sink's best match
+    page.locator('#fig-004 input[name="head"][value="sink"]').check()
+    label = "layer {}, head {}".format(*best("sink").split("-"))
+    page.wait_for_function(f"() => document.querySelector('#fig-008 [data-bind=\"trained-head\"]')"
+                           f".textContent === '{label}'", timeout=30000)
+    s = shown(page)
+    e = expected(0, best("sink"), 1, head="sink")
+    assert (s["trained"], s["handset"]) == (e["trained"], e["handset"])
+    assert s["trained"][0] == max(s["trained"], key=float)  # its sink is [CLS]
+
+    # pick any head: its committed row appears, and the address keeps it
+    page.select_option("#trained-head", "5-11")
+    page.wait_for_function("() => document.querySelector('#fig-008 [data-bind=\"trained-head\"]')"
+                           ".textContent === 'layer 5, head 11'")
+    assert shown(page)["trained"] == committed_row(0, "5-11", 2)
+    page.wait_for_function("() => location.search.includes('trained=5-11')", timeout=30000)
+
+    # another example sentence: new tokens, new rows
+    text = COMMITTED["examples"][2]["text"]
+    page.locator(f'#fig-008 .trained-examples button[data-sentence="{text}"]').click()
+    page.wait_for_function(f"() => document.querySelector('#fig-008 [data-bind=\"sentence\"]')"
+                           f".textContent === '{text}'", timeout=30000)
+    page.wait_for_function("() => !document.querySelector('#fig-008 [data-bind=\"compare\"]')"
+                           ".classList.contains('stale')")
+    s = shown(page)
+    q = bench_view.view(sentence=text)["query"]["index"]
+    e = expected(2, "5-11", q, head="sink")
+    assert (s["tokens"], s["trained"], s["handset"]) == (e["tokens"], e["trained"], e["handset"])
+
+
+def test_typed_sentence_says_rows_are_for_the_examples_only(site_page):
+    page = site_page.page
+    page.goto(site_page.base + "bench/")
+    page.wait_for_selector(READY, timeout=30000)
+    page.fill("#bench-sentence", "the car and the book she")
+    page.locator('#fig-004 .bench-controls button[type="submit"]').click()
+    page.wait_for_selector('#fig-008 [data-bind="missing"]:not([hidden])', timeout=30000)
+    assert "precomputed for the example sentences only" in page.locator(
+        '#fig-008 [data-bind="missing"]').text_content()
+    assert page.locator('#fig-008 [data-bind="compare"]').is_hidden()
+
+
+def test_a_shared_link_opens_the_picked_head(site_page):
+    page = site_page.page
+    page.goto(site_page.base + "bench/?trained=4-5&query=2")
+    page.wait_for_function("() => document.querySelector('#fig-008 [data-bind=\"trained-head\"]')"
+                           ".textContent === 'layer 4, head 5'", timeout=30000)
+    page.wait_for_function("() => !document.querySelector('#fig-008 [data-bind=\"compare\"]')"
+                           ".classList.contains('stale')")
+    assert shown(page)["trained"] == committed_row(0, "4-5", 3)
+    assert page.locator("#trained-head").input_value() == "4-5"
