@@ -26,19 +26,21 @@ def _query_index(query: str) -> int:
 def fig_001() -> dict:
     """Return FIG-001: each token's input row and its three projected roles.
 
-    Schema: ``{"id", "rows": [{"token", "index", "X", "Q", "K", "V"}]}`` where
-    X, Q, K and V are shown vectors (whole numbers, as in the chapter).
+    Schema: ``{"id", "rows": [{"token", "index", "number", "X", "Q", "K", "V"}]}`` where
+    X, Q, K and V are shown vectors (three decimals, like every figure) and ``number``
+    counts rows from 1, as the chapters' maths does (k₁ is row 1).
 
-    >>> fig_001()["rows"][2]["K"]["text"]
-    '[1, 2]'
+    >>> fig_001()["rows"][2]["K"]["text"], fig_001()["rows"][2]["number"]
+    ('[1.000, 2.000]', 3)
     """
     r = toy.roles()
     rows = [
         {
             "token": token,
             "index": i,
-            "X": shown(toy.X[i], whole=True),
-            **{role: shown(r[role][i], whole=True) for role in ("Q", "K", "V")},
+            "number": i + 1,
+            "X": shown(toy.X[i]),
+            **{role: shown(r[role][i]) for role in ("Q", "K", "V")},
         }
         for i, token in enumerate(toy.TOKENS)
     ]
@@ -49,28 +51,32 @@ def fig_002(query: str = "rises") -> dict:
     """Return FIG-002: one query's scores, weights, values and weighted contributions.
 
     Schema: ``{"id", "query": {"token", "index", "vector"}, "d_k",
-    "rows": [{"token", "index", "is_query", "score", "scaled", "weight",
-    "value", "contribution"}], "output"}``; numbers are shown values.
+    "rows": [{"token", "index", "is_query", "key", "score", "scaled", "weight",
+    "value", "contribution"}], "output", "said"}``; numbers are shown values (three
+    decimals), and ``said`` is the one sentence a screen reader hears after a change.
 
     >>> d = fig_002("rises")
     >>> [row["weight"]["text"] for row in d["rows"]], d["output"]["text"]
     (['0.284', '0.140', '0.576'], '[0.860, 1.432]')
-    >>> d["rows"][2]["contribution"]["text"]
-    '[0.576, 1.152]'
+    >>> d["rows"][2]["contribution"]["text"], d["rows"][0]["score"]["text"]
+    ('[0.576, 1.152]', '2.000')
+    >>> d["said"]
+    'Query rises: weights grid 0.284, load 0.140, rises 0.576; output [0.860, 1.432].'
     """
     i = _query_index(query)
     tr = toy.trace(query)
-    V = toy.roles()["V"]  # (m, d_v)
+    K, V = toy.roles()["K"], toy.roles()["V"]  # (m, d_k), (m, d_v)
     contributions = tr.weights[0][:, None] * V  # (m, 1) * (m, d_v) -> (m, d_v)
     rows = [
         {
             "token": token,
             "index": j,
             "is_query": j == i,
-            "score": shown(tr.scores[0, j], whole=True),
+            "key": shown(K[j]),
+            "score": shown(tr.scores[0, j]),
             "scaled": shown(tr.scaled[0, j]),
             "weight": shown(tr.weights[0, j]),
-            "value": shown(V[j], whole=True),
+            "value": shown(V[j]),
             "contribution": shown(contributions[j]),
         }
         for j, token in enumerate(toy.TOKENS)
@@ -81,6 +87,8 @@ def fig_002(query: str = "rises") -> dict:
         "d_k": tr.d_k,
         "rows": rows,
         "output": shown(tr.output[0]),
+        "said": lab.said(query, [{**row, "allowed": True} for row in rows],
+                         shown(tr.output[0])["text"]),
     }
 
 
