@@ -120,7 +120,8 @@ def _embed_pages(inputs: Inputs, renderer: PageRenderer, env, nav) -> dict[str, 
         body = renderer.figure_html(embed.figure, page=page, embed=embed.id)
         out[embed.url + "index.html"] = layout.render(
             embed=embed, chapter=chapter, body=Markup(body), root=page.root,
-            scripts=_scripts(body) + ["js/embed.js"], runtime=_runtime_attributes(inputs, page.root),
+            scripts=["js/embed.js"] + _scripts(body),  # embed.js first: it takes theme= off the address
+            runtime=_runtime_attributes(inputs, page.root),
             csp=csp(not inputs.runtime_files),
             asset=lambda name: f"static/{name}")
     return out

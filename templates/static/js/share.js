@@ -3,6 +3,7 @@
 
 import { html } from "./dom.js";
 import * as runtime from "./runtime.js";
+import { inLightPalette } from "./theme.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const STYLE = ["fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray", "stroke-linecap",
@@ -33,33 +34,6 @@ export function embedCode(root) {
   return `<iframe src="${escapeAttribute(src.href)}" title="${escapeAttribute(title)} (Attention Bench)" ` +
     `width="100%" height="${root.dataset.embedHeight}" style="border:0" loading="lazy" ` +
     'allow="clipboard-write" data-attention-bench></iframe>';
-}
-
-/** Every rule of the site's own stylesheets that applies only in dark mode. */
-function darkRules() {
-  const found = [];
-  for (const sheet of document.styleSheets) {
-    let rules;
-    try { rules = sheet.cssRules; } catch { continue; } // another origin's sheet: not ours
-    for (const rule of rules) {
-      if (rule instanceof CSSMediaRule && /prefers-color-scheme:\s*dark/.test(rule.conditionText)) found.push(rule);
-    }
-  }
-  return found;
-}
-
-/**
- * Run fn with the light palette in force, whatever the reader's colour scheme: the dark
- * rules are switched off for the moment (synchronously, so nothing is painted meanwhile).
- */
-export function inLightPalette(fn) {
-  const rules = darkRules().map((rule) => [rule, rule.media.mediaText]);
-  for (const [rule] of rules) rule.media.mediaText = "not all";
-  try {
-    return fn();
-  } finally {
-    for (const [rule, text] of rules) rule.media.mediaText = text;
-  }
 }
 
 /** An element's CSS transform as an SVG transform attribute (origin included), or null. */
