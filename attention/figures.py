@@ -159,7 +159,7 @@ def toy_context() -> dict:
     lists of shown rows), ``"n", "m", "d_k", "d_v"`` (shown whole numbers),
     ``"rises_key_work"`` (worked_product of the last row by W_K),
     ``"score_work"`` (worked_dot of the last query with each key),
-    ``"fig_002"`` (the default FIG-002 data), ``"zero"`` (the lab's view of the zero query), ``"neutral_t"`` (the temperature of the original formula)}.
+    ``"fig_002"`` (the default FIG-002 data), ``"zero"`` (the lab's view of the zero query), ``"zero_answer"`` (the right prediction for it: "zero" or "other"), ``"neutral_t"`` (the temperature of the original formula)}.
 
     >>> ctx = toy_context()
     >>> ctx["d_k"]["text"], [s["result"] for s in ctx["score_work"]]
@@ -181,5 +181,6 @@ def toy_context() -> dict:
         "score_work": [worked_dot(r["Q"][last], k) for k in r["K"]],
         "fig_002": fig_002(toy.TOKENS[last]),
         "zero": lab.view(query=["0", "0"]),
+        "zero_answer": "zero" if not np.any(toy.trace([0.0, 0.0]).output) else "other",
         "neutral_t": shown(lab.NEUTRAL_T, whole=True),
     }

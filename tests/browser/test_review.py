@@ -309,3 +309,218 @@ def test_an_embeds_open_link_keeps_the_state(browser, server):
     assert link.get_attribute("href") == server + "mixture/?query=load#fig-002"
     w.assert_clean()
     context.close()
+
+
+# --- B5, U11: phone width ------------------------------------------------------------------
+
+OVERFLOW = """(sel) => {
+  const figure = document.querySelector(sel), box = figure.getBoundingClientRect();
+  const out = [];
+  for (const e of figure.querySelectorAll('*')) {
+    const r = e.getBoundingClientRect();
+    if (!r.width || e.closest('.visually-hidden')) continue;
+    const wrap = e.closest('.table-wrap');
+    if (wrap && wrap.scrollWidth > wrap.clientWidth) continue;  // checked below: it scrolls
+    if (r.left < box.left - 0.5 || r.right > box.right + 0.5) out.push(e.tagName + ' ' + e.className);
+  }
+  const wraps = [...figure.querySelectorAll('.table-wrap')].map(w => ({
+    scrolls: w.scrollWidth > w.clientWidth, role: w.getAttribute('role'), tabindex: w.getAttribute('tabindex'),
+    cue: getComputedStyle(w).backgroundImage, caption: w.querySelector('caption, .table-caption') !== null}));
+  return {out, wraps};
+}"""
+
+
+@pytest.fixture
+def phone(browser, server):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
+                                  device_scale_factor=2)
+    w = watch(context, server)
+    yield w
+    w.assert_clean()
+    context.close()
+
+
+@pytest.mark.parametrize("url, figure", [("roles/", "#fig-001"), ("mixture/", "#fig-002"), ("lab/", "#fig-003")])
+def test_at_360px_no_part_of_a_figure_is_cut_off(phone, url, figure):
+    page = phone.page
+    page.goto(phone.base + url)
+    if figure != "#fig-001":
+        page.wait_for_selector(f"{figure} {READY}", timeout=60000)
+    seen = page.evaluate(OVERFLOW, figure)
+    assert seen["out"] == []
+    for wrap in seen["wraps"]:
+        assert not wrap["caption"]  # the caption sits outside the scrolling part
+        assert wrap["role"] == "region" and "gradient" in wrap["cue"]  # marked, and cued when it scrolls
+        assert not wrap["scrolls"]  # the default state's working fits a phone: results in view
+    if figure == "#fig-003":
+        lines = page.locator("#fig-003 thead th").nth(4).evaluate("""e => { const r = document.createRange();
+            r.selectNodeContents(e); return new Set([...r.getClientRects()].map(c => Math.round(c.top))).size; }""")
+        assert lines == 1  # "− largest" stays on one line
+        top = lambda sel: page.locator(sel).evaluate("e => e.getBoundingClientRect().top")  # noqa: E731
+        assert abs(top("#lab-t") - top("#lab-t-range")) < 20  # the T box stays beside its slider
+
+
+def test_a_long_working_scrolls_inside_its_marked_wrapper(phone):
+    page = phone.page
+    page.goto(phone.base + "lab/?q=999.5,-999.5&t=0.01")
+    page.wait_for_selector(f"#fig-003 {READY}", timeout=60000)
+    page.wait_for_function("() => document.querySelector('#lab-q1').value === '999.5'", timeout=30000)
+    seen = page.evaluate(OVERFLOW, "#fig-003")
+    assert seen["out"] == []
+    wrap = page.locator("#fig-003 .table-wrap")
+    if seen["wraps"][0]["scrolls"]:
+        assert wrap.get_attribute("tabindex") == "0" and wrap.get_attribute("data-scrolls") == "true"
+
+
+# --- B8, C17: the prediction ---------------------------------------------------------------
+
+@pytest.fixture
+def desk(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    w = watch(context, server)
+    yield w
+    w.assert_clean()
+    context.close()
+
+
+def test_a_link_into_the_explanation_shows_it(desk):
+    page = desk.page
+    page.goto(desk.base + "lab/#what-a-zero-query-does")
+    page.wait_for_selector(".predict-choices:not([hidden])", timeout=30000)  # the prediction is live
+    assert page.locator("#what-a-zero-query-does").is_visible()
+    page.goto(desk.base + "lab/")
+    page.wait_for_selector(".predict-choices:not([hidden])", timeout=30000)
+    assert page.locator("#zero-reveal").is_hidden()  # a plain visit asks first
+    page.evaluate("location.hash = 'what-a-zero-query-does'")
+    page.wait_for_selector("#what-a-zero-query-does", state="visible", timeout=5000)
+
+
+def test_the_prediction_says_right_or_wrong_locks_and_explains_after_the_lab(desk):
+    from attention import figures
+
+    page = desk.page
+    page.goto(desk.base + "lab/")
+    page.wait_for_selector("#fig-003 " + READY, timeout=60000)
+    zero_output = figures.toy_context()["zero"]["output"]["value"]
+    right = "zero" if not any(zero_output) else "other"  # the mean of the values is not zero
+    assert right == "other"
+    page.click('button[data-guess="zero"]')
+    feedback = page.locator(".predict-feedback")
+    assert feedback.locator("strong").inner_text().startswith("Not quite")
+    assert page.locator('button[data-guess="other"]').is_disabled()
+    assert page.locator('button[data-guess="zero"]').is_disabled()
+    assert page.locator("#zero-reveal").is_hidden()  # the why waits until the lab has been seen
+    page.wait_for_function("() => document.querySelector('#lab-q1').value === '0'", timeout=30000)
+    page.locator("#fig-003 .lab-output").scroll_into_view_if_needed()
+    page.wait_for_selector("#zero-reveal", state="visible", timeout=5000)
+
+
+# --- C3, C4, C8, M1, M6: the lab as a learner types -----------------------------------------
+
+@pytest.fixture
+def lab_page(desk):
+    desk.page.goto(desk.base + "lab/")
+    desk.page.wait_for_selector("#fig-003 " + READY, timeout=60000)
+    return desk.page
+
+
+def weights_shown(page) -> list[str]:
+    return page.evaluate("""() => [...document.querySelectorAll('#fig-003 [data-bind="weight"]')]
+        .map(e => e.checkVisibility({visibilityProperty: true}) ? e.textContent : null)""")
+
+
+@pytest.mark.parametrize("typed, value", [("\u22123", -3.0), ("1,5", 1.5)])
+def test_the_lab_takes_a_true_minus_and_a_decimal_comma(lab_page, typed, value):
+    page = lab_page
+    page.fill("#lab-q1", typed)
+    expected = lab.view([str(value), "1"])["query"]["text"]
+    page.wait_for_function("(t) => document.querySelector('#fig-003 [data-bind=\"query\"]').textContent === t",
+                           arg=expected, timeout=30000)
+    assert page.locator("#lab-q1-msg").inner_text() == ""
+    assert page.get_attribute("#lab-q1", "aria-invalid") is None
+
+
+def test_every_key_off_shows_no_weight_and_marks_the_switches(lab_page):
+    page = lab_page
+    for box in page.locator('#fig-003 input[name="mask"]').all():
+        box.uncheck()
+    page.wait_for_selector("#fig-003.is-stale", timeout=30000)
+    assert all(w is None for w in weights_shown(page))
+    assert not page.locator('#fig-003 [data-bind="output"]').evaluate("e => e.checkVisibility({visibilityProperty: true})")
+    assert page.locator('#fig-003 [data-bind="stale"]').is_visible()
+    assert page.get_attribute("#fig-003 .lab-mask", "aria-invalid") == "true"
+    assert "invalid" in page.get_attribute("#fig-003 .lab-mask", "class")
+    assert page.get_attribute("#lab-q1", "aria-invalid") is None
+    page.locator('#fig-003 input[name="mask"]').nth(1).check()  # one key back: current again
+    page.wait_for_selector("#fig-003:not(.is-stale)", timeout=30000)
+    assert weights_shown(page) == ["0.000", "1.000", "0.000"]  # all weight on the one allowed key
+
+
+@pytest.mark.parametrize("field, text", [("#lab-q1", "abc"), ("#lab-t", "0"), ("#lab-t", "-1")])
+def test_an_invalid_field_marks_the_numbers_stale(lab_page, field, text):
+    page = lab_page
+    page.fill(field, text)
+    page.wait_for_selector("#fig-003.is-stale", timeout=30000)
+    assert page.get_attribute(field, "aria-invalid") == "true"
+    assert all(w is None for w in weights_shown(page))
+    assert "out of date" in page.locator('#fig-003 [data-bind="stale"]').inner_text()
+
+
+def test_one_temperature_range_and_a_slider_that_reports_its_value(lab_page):
+    page = lab_page
+    low, high = lab.T_RANGE
+    assert lab.T_SLIDER[:2] == (low, high)
+    hint = page.locator("#lab-t-hint").inner_text()
+    assert f"from {low:g} to {high:g}" in hint
+    page.fill("#lab-t", "100")
+    page.wait_for_function("() => document.querySelector('#lab-t-range').getAttribute('aria-valuetext') === 'T = 100'",
+                           timeout=30000)
+    assert page.input_value("#lab-t-range") == page.get_attribute("#lab-t-range", "max")  # the slider's end is 100
+    # The slider's own 0–1000 steps mean nothing to a listener; its value text says T.
+    # (Chromium's DevTools tree shows the raw step even for an ARIA slider's aria-valuetext,
+    # so the attribute itself is what can be checked here.)
+    cdp = page.context.new_cdp_session(page)
+    nodes = cdp.send("Accessibility.getFullAXTree")["nodes"]
+    names = [n.get("name", {}).get("value") for n in nodes if n.get("role", {}).get("value") in ("slider", "textbox")]
+    assert len(set(names)) == len(names)  # slider and box are told apart
+
+
+def test_each_change_is_read_out_in_one_sentence(lab_page):
+    page = lab_page
+    page.uncheck('#fig-003 input[name="mask"][value="0"]')
+    expected = lab.view(["1", "1"], mask=[False, True, True])["said"]
+    assert expected.startswith("Query [1.000, 1.000]: weights grid blocked, load ")
+    live = page.locator('#fig-003 [data-bind="said"]')
+    live.filter(has_text="blocked").wait_for(state="attached", timeout=30000)
+    assert live.text_content() == expected and live.get_attribute("aria-live") == "polite"
+
+
+def test_fig_002_reads_its_new_result_out(desk):
+    from attention import figures
+
+    page = desk.page
+    page.goto(desk.base + "mixture/")
+    page.wait_for_selector("#fig-002 " + READY, timeout=60000)
+    page.click('#fig-002 tr[data-query="grid"] button')
+    live = page.locator('#fig-002 [data-bind="said"]')
+    live.filter(has_text="grid").wait_for(state="attached", timeout=30000)
+    assert live.text_content() == figures.fig_002("grid")["said"] == (
+        "Query grid: weights grid " + figures.fig_002("grid")["rows"][0]["weight"]["text"]
+        + ", load " + figures.fig_002("grid")["rows"][1]["weight"]["text"]
+        + ", rises " + figures.fig_002("grid")["rows"][2]["weight"]["text"]
+        + "; output " + figures.fig_002("grid")["output"]["text"] + ".")
+
+
+@pytest.mark.parametrize("keys, expected", [
+    (["Shift+ArrowRight"], ["2", "1"]), (["PageUp"], ["1", "2"]), (["PageDown", "PageDown"], ["1", "-1"]),
+    (["Home"], ["-3", "1"]), (["End"], ["3", "1"]), (["ArrowUp"], ["1", "1.1"]),
+])
+def test_the_pad_moves_in_big_steps_too(lab_page, keys, expected):
+    page = lab_page
+    page.focus("#fig-003 .pad")
+    for key in keys:
+        before = page.input_value("#lab-q1") + "," + page.input_value("#lab-q2")
+        page.keyboard.press(key)
+        page.wait_for_function("(b) => document.querySelector('#lab-q1').value + ',' + "
+                               "document.querySelector('#lab-q2').value !== b", arg=before, timeout=30000)
+    assert [page.input_value("#lab-q1"), page.input_value("#lab-q2")] == expected

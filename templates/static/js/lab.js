@@ -86,6 +86,7 @@ export function padMove(event) {
 export function mount(root, store) {
   const controls = $(root, ".lab-controls");
   controls.hidden = false;
+  for (const element of document.querySelectorAll("[data-live-only]")) element.hidden = false; // prose about the controls
   const svg = $(root, ".pad");
   const plane = $(svg, "g");
 
