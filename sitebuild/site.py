@@ -17,6 +17,7 @@ from attention import figures
 from . import embeds, offline, runtime, wheel
 from .claims import Ledger, check_all_cited, load_ledger
 from .errors import BuildError
+from .mathml import formulas_in_text
 from .render import Page, PageRenderer, Rendered, make_env, read_front_matter, template_error
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -142,7 +143,8 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
             for claim_id in citation.claims:
                 inputs.ledger.claims[claim_id].cited_in.append(citation)
     check_all_cited(inputs.ledger)
-    claims_body = env.get_template("claims.html").render(ledger=inputs.ledger, root="../")
+    claims_body = env.get_template("claims.html").render(
+        ledger=inputs.ledger, root="../", formulas=lambda text: Markup(formulas_in_text(text)))
     rendered.append(Rendered(inputs.claims_page, claims_body))
     guide = env.get_template("embed-guide.html").render(
         embeds=embeds.registry(), root="../", chapters={c.slug: c for c in nav})
@@ -165,7 +167,19 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
             asset=lambda name: f"static/{name}",
         )
     out.update(_embed_pages(inputs, renderer, env, nav))
+    out["404.html"] = _not_found(inputs, env, nav)
     return out
+
+
+def _not_found(inputs: Inputs, env, nav) -> str:
+    """Render site/404.html: served for any missing path, so its links start at the root."""
+    page = Page("404", "Page not found", "There is no page at this address.", None)
+    root = "/"
+    return env.get_template("layout.html").render(
+        page=page, body=Markup(env.get_template("404.html").render(chapters=nav, root=root)),
+        chapters=nav, root=root, number=None, prev=None, next=None, scripts=["js/offline.js"],
+        runtime=_runtime_attributes(inputs, root), csp=csp(not inputs.runtime_files),
+        asset=lambda name: f"static/{name}")
 
 
 def minify_css(css: str) -> str:
