@@ -83,7 +83,7 @@ def fig_002(query: str = "rises") -> dict:
     ]
     return {
         "id": "fig-002",
-        "query": {"token": query, "index": i, "vector": shown(toy.roles()["Q"][i], whole=True)},
+        "query": {"token": query, "index": i, "vector": shown(toy.roles()["Q"][i])},
         "d_k": tr.d_k,
         "rows": rows,
         "output": shown(tr.output[0]),

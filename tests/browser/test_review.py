@@ -524,3 +524,10 @@ def test_the_pad_moves_in_big_steps_too(lab_page, keys, expected):
         page.wait_for_function("(b) => document.querySelector('#lab-q1').value + ',' + "
                                "document.querySelector('#lab-q2').value !== b", arg=before, timeout=30000)
     assert [page.input_value("#lab-q1"), page.input_value("#lab-q2")] == expected
+
+
+@pytest.mark.parametrize("url, figure", [("roles/", "#fig-001"), ("mixture/", "#fig-002"), ("lab/", "#fig-003")])
+def test_at_1280px_the_toy_tables_fit_their_figures(desk, url, figure):
+    desk.page.goto(desk.base + url)
+    seen = desk.page.evaluate(OVERFLOW, figure)
+    assert seen["out"] == [] and not any(w["scrolls"] for w in seen["wraps"])
