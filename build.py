@@ -4,8 +4,9 @@
     python build.py                  build into site/
     python build.py serve [--port N] build, then serve on http://127.0.0.1:N/
     python build.py benchmark        print build time and page weight against the targets
-    python build.py fragment ID [--url "query=grid"] [--output FILE] [--css]
-                                     write one figure's static HTML (for pages without frames)
+    python build.py fragment ID [--url "query=grid"] [--output FILE] [--theme light|dark|auto]
+                                     write one figure's static HTML with its own scoped styles
+                                     (for pages without frames; --no-css leaves the styles out)
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def _fragment(args) -> int:
     from sitebuild.fragment import fragment
 
     try:
-        html = fragment(args.figure or "", args.url, args.site_url, args.css)
+        html = fragment(args.figure or "", args.url, args.site_url, not args.no_css, theme=args.theme)
     except BuildError as exc:
         print(f"fragment failed: {exc}", file=sys.stderr)
         return 1
@@ -45,7 +46,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("figure", nargs="?", help="fragment: the figure's embed ID, e.g. fig-002")
     parser.add_argument("--url", default="", help="fragment: URL parameters of the state")
     parser.add_argument("--output", type=Path, help="fragment: file to write (default: stdout)")
-    parser.add_argument("--css", action="store_true", help="fragment: include the stylesheet")
+    parser.add_argument("--no-css", action="store_true",
+                        help="fragment: leave out the scoped stylesheet (the host page styles it)")
+    parser.add_argument("--css", action="store_true", help=argparse.SUPPRESS)  # the old switch: now the default
+    parser.add_argument("--theme", choices=["light", "dark", "auto"], default="light",
+                        help="fragment: colours (auto follows the reader's system setting)")
     parser.add_argument("--site-url", default="", help="fragment: the site's address, for links")
     parser.add_argument("--out", type=Path, default=ROOT / "site", help="output folder")
     parser.add_argument("--port", type=int, default=8000, help="port for serve")

@@ -26,19 +26,21 @@ def _query_index(query: str) -> int:
 def fig_001() -> dict:
     """Return FIG-001: each token's input row and its three projected roles.
 
-    Schema: ``{"id", "rows": [{"token", "index", "X", "Q", "K", "V"}]}`` where
-    X, Q, K and V are shown vectors (whole numbers, as in the chapter).
+    Schema: ``{"id", "rows": [{"token", "index", "number", "X", "Q", "K", "V"}]}`` where
+    X, Q, K and V are shown vectors (three decimals, like every figure) and ``number``
+    counts rows from 1, as the chapters' maths does (k₁ is row 1).
 
-    >>> fig_001()["rows"][2]["K"]["text"]
-    '[1, 2]'
+    >>> fig_001()["rows"][2]["K"]["text"], fig_001()["rows"][2]["number"]
+    ('[1.000, 2.000]', 3)
     """
     r = toy.roles()
     rows = [
         {
             "token": token,
             "index": i,
-            "X": shown(toy.X[i], whole=True),
-            **{role: shown(r[role][i], whole=True) for role in ("Q", "K", "V")},
+            "number": i + 1,
+            "X": shown(toy.X[i]),
+            **{role: shown(r[role][i]) for role in ("Q", "K", "V")},
         }
         for i, token in enumerate(toy.TOKENS)
     ]
@@ -49,38 +51,44 @@ def fig_002(query: str = "rises") -> dict:
     """Return FIG-002: one query's scores, weights, values and weighted contributions.
 
     Schema: ``{"id", "query": {"token", "index", "vector"}, "d_k",
-    "rows": [{"token", "index", "is_query", "score", "scaled", "weight",
-    "value", "contribution"}], "output"}``; numbers are shown values.
+    "rows": [{"token", "index", "is_query", "key", "score", "scaled", "weight",
+    "value", "contribution"}], "output", "said"}``; numbers are shown values (three
+    decimals), and ``said`` is the one sentence a screen reader hears after a change.
 
     >>> d = fig_002("rises")
     >>> [row["weight"]["text"] for row in d["rows"]], d["output"]["text"]
     (['0.284', '0.140', '0.576'], '[0.860, 1.432]')
-    >>> d["rows"][2]["contribution"]["text"]
-    '[0.576, 1.152]'
+    >>> d["rows"][2]["contribution"]["text"], d["rows"][0]["score"]["text"]
+    ('[0.576, 1.152]', '2.000')
+    >>> d["said"]
+    'Query rises: weights grid 0.284, load 0.140, rises 0.576; output [0.860, 1.432].'
     """
     i = _query_index(query)
     tr = toy.trace(query)
-    V = toy.roles()["V"]  # (m, d_v)
+    K, V = toy.roles()["K"], toy.roles()["V"]  # (m, d_k), (m, d_v)
     contributions = tr.weights[0][:, None] * V  # (m, 1) * (m, d_v) -> (m, d_v)
     rows = [
         {
             "token": token,
             "index": j,
             "is_query": j == i,
-            "score": shown(tr.scores[0, j], whole=True),
+            "key": shown(K[j]),
+            "score": shown(tr.scores[0, j]),
             "scaled": shown(tr.scaled[0, j]),
             "weight": shown(tr.weights[0, j]),
-            "value": shown(V[j], whole=True),
+            "value": shown(V[j]),
             "contribution": shown(contributions[j]),
         }
         for j, token in enumerate(toy.TOKENS)
     ]
     return {
         "id": "fig-002",
-        "query": {"token": query, "index": i, "vector": shown(toy.roles()["Q"][i], whole=True)},
+        "query": {"token": query, "index": i, "vector": shown(toy.roles()["Q"][i])},
         "d_k": tr.d_k,
         "rows": rows,
         "output": shown(tr.output[0]),
+        "said": lab.said(query, [{**row, "allowed": True} for row in rows],
+                         shown(tr.output[0])["text"]),
     }
 
 
@@ -152,7 +160,7 @@ def toy_context() -> dict:
     lists of shown rows), ``"n", "m", "d_k", "d_v"`` (shown whole numbers),
     ``"rises_key_work"`` (worked_product of the last row by W_K),
     ``"score_work"`` (worked_dot of the last query with each key),
-    ``"fig_002"`` (the default FIG-002 data), ``"zero"`` (the lab's view of the zero query), ``"neutral_t"`` (the temperature of the original formula)}.
+    ``"fig_002"`` (the default FIG-002 data), ``"zero"`` (the lab's view of the zero query), ``"zero_answer"`` (the right prediction for it: "zero" or "other"), ``"neutral_t"`` (the temperature of the original formula)}.
 
     >>> ctx = toy_context()
     >>> ctx["d_k"]["text"], [s["result"] for s in ctx["score_work"]]
@@ -174,6 +182,7 @@ def toy_context() -> dict:
         "score_work": [worked_dot(r["Q"][last], k) for k in r["K"]],
         "fig_002": fig_002(toy.TOKENS[last]),
         "zero": lab.view(query=["0", "0"]),
+        "zero_answer": "zero" if not np.any(toy.trace([0.0, 0.0]).output) else "other",
         "neutral_t": shown(lab.NEUTRAL_T, whole=True),
     }
 

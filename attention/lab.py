@@ -12,17 +12,21 @@ import math
 import numpy as np
 
 from . import toy, whatif
-from .numbers import fixed, shown, typed
+from .numbers import exact, fixed, shown, typed
 
 __all__ = ["LabInputError", "QUERY_LIMIT", "PAD_LIMIT", "T_RANGE", "T_SLIDER", "limits", "view"]
 
 QUERY_LIMIT = 1000.0  # each query coordinate stays within ±QUERY_LIMIT
 PAD_LIMIT = 3.0  # the pad shows queries within ±PAD_LIMIT
-T_RANGE = (0.01, 100.0)  # what the temperature field accepts
-T_SLIDER = (0.05, 20.0, 1000)  # the slider: lowest T, highest T, steps on a log scale
+T_RANGE = (0.01, 100.0)  # the one temperature range: the field, the slider and the bench use it
+T_SLIDER = (*T_RANGE, 1000)  # the slider: lowest T, highest T, steps on a log scale
 PAD_STEP = 0.1  # how far one arrow-key press moves the query
+PAD_BIG_STEP = 1.0  # Shift+arrow, Page Up and Page Down: ten small steps
 NEUTRAL_T = 1.0  # dividing by it changes nothing: the original formula
 MOVES = {"left": (-1, 0), "right": (1, 0), "up": (0, 1), "down": (0, -1)}
+# Big steps, and jumps to the pad's edges (Home/End move left/right, as on a slider).
+BIG_MOVES = {"left-big": (-1, 0), "right-big": (1, 0), "up-big": (0, 1), "down-big": (0, -1)}
+EDGE_MOVES = {"home": (-1, None), "end": (1, None)}
 
 
 class LabInputError(ValueError):
@@ -53,9 +57,26 @@ def _plain(x: float) -> str:
     return f"{x:g}".replace("-", "\u2212")
 
 
+def reading(text: str) -> str:
+    """Turn a number as people write it into Python's spelling: the true minus sign that the
+    site itself prints (U+2212) becomes "-", and a lone decimal comma becomes a point.
+
+    >>> reading("\u22123"), reading("1,5"), reading(" 2.5 "), reading("1,000.5"), reading("1,2,3")
+    ('-3', '1.5', '2.5', '1,000.5', '1,2,3')
+    """
+    text = text.strip().replace("\u2212", "-")
+    if text.count(",") == 1 and "." not in text:
+        text = text.replace(",", ".")
+    return text
+
+
 def _number(text, field: str, low: float, high: float, what: str) -> float:
-    """Read one number typed by a reader, or raise a LabInputError that says what is wrong."""
-    raw = text.strip() if isinstance(text, str) else text
+    """Read one number typed by a reader, or raise a LabInputError that says what is wrong.
+
+    >>> _number("\u22123", "q1", -10, 10, "q"), _number("1,5", "q1", -10, 10, "q")
+    (-3.0, 1.5)
+    """
+    raw = reading(text) if isinstance(text, str) else text
     if raw == "" or raw is None:
         raise LabInputError(field, "Enter a number.")
     if isinstance(raw, bool):
@@ -76,7 +97,7 @@ def _number(text, field: str, low: float, high: float, what: str) -> float:
 def _temperature(text) -> float:
     """Read the temperature, explaining why 0 and negative values cannot work."""
     try:
-        t = float(text.strip() if isinstance(text, str) else text)
+        t = float(reading(text) if isinstance(text, str) else text)
     except (TypeError, ValueError):
         t = None  # not a number at all: _number says so
     if t == 0:
@@ -96,14 +117,15 @@ def limits() -> dict:
     """
     low, high, steps = T_SLIDER
     return {"query": _plain(QUERY_LIMIT), "slider_low": _plain(low), "slider_high": _plain(high),
-            "slider_steps": steps, "t_low": _plain(T_RANGE[0]), "t_high": _plain(T_RANGE[1])}
+            "slider_steps": steps, "t_low": _plain(T_RANGE[0]), "t_high": _plain(T_RANGE[1]),
+            "pad": _plain(PAD_LIMIT)}
 
 
 def slider_position(t: float) -> int:
     """Return the slider step for a temperature (log scale, clamped to the slider's ends).
 
-    >>> slider_position(1.0), slider_position(0.05), slider_position(20)
-    (500, 0, 1000)
+    >>> slider_position(1.0), slider_position(0.01), slider_position(100), slider_position(1e-9)
+    (500, 0, 1000, 0)
     """
     low, high, steps = T_SLIDER
     frac = (math.log(t) - math.log(low)) / (math.log(high) - math.log(low))
@@ -114,7 +136,7 @@ def slider_temperature(step) -> float:
     """Return the temperature at a slider step, rounded to three significant digits.
 
     >>> slider_temperature(500), slider_temperature(0), slider_temperature(1000)
-    (1.0, 0.05, 20.0)
+    (1.0, 0.01, 100.0)
     """
     low, high, steps = T_SLIDER
     step = _number(step, "temperature", 0, steps, "the slider")
@@ -160,10 +182,26 @@ def _query(query, move, pad) -> np.ndarray:
         raise LabInputError.combine(errors)
     q = np.array(coords)  # (d_k,)
     if move is not None:
-        if move not in MOVES:
-            raise LabInputError("pad", f"Unknown move {str(move)[:20]!r}.")
-        q = np.clip(np.round(q + PAD_STEP * np.array(MOVES[move]), 2), -PAD_LIMIT, PAD_LIMIT)
+        q = _moved(q, move)
     return q
+
+
+def _moved(q: np.ndarray, move: str) -> np.ndarray:
+    """Move the query by one keyboard step: small, big, or to the pad's left or right edge.
+
+    >>> _moved(np.array([0.0, 0.0]), "up-big").tolist(), _moved(np.array([1.0, 2.0]), "end").tolist()
+    ([0.0, 1.0], [3.0, 2.0])
+    """
+    if move in MOVES:
+        step = PAD_STEP * np.array(MOVES[move])  # (d_k,)
+    elif move in BIG_MOVES:
+        step = PAD_BIG_STEP * np.array(BIG_MOVES[move])  # (d_k,)
+    elif move in EDGE_MOVES:
+        edge = EDGE_MOVES[move][0] * PAD_LIMIT
+        return np.clip(np.array([edge, q[1]]), -PAD_LIMIT, PAD_LIMIT)  # (d_k,)
+    else:
+        raise LabInputError("pad", f"Unknown move {str(move)[:20]!r}.")
+    return np.clip(np.round(q + step, 2), -PAD_LIMIT, PAD_LIMIT)  # (d_k,)
 
 
 def _mask(mask) -> list[bool]:
@@ -183,7 +221,7 @@ def view(query=("1", "1"), mask=None, temperature="1", move=None, pad=None, slid
          without=()) -> dict:
     """Return the lab's full state and working, or raise LabInputError for bad input.
 
-    Schema: ``{"query": shown, "fields": [str, str], "mask": [bool],
+    Schema: ``{"said": str, "allowed_text": str, "query": shown, "fields": [str, str], "mask": [bool],
     "temperature": shown, "slider": int,
     "d_k", "rows": [{"token", "index", "allowed", "key", "score", "scaled",
     "tempered", "shifted", "exp", "weight", "value"}], "output": shown,
@@ -215,8 +253,8 @@ def view(query=("1", "1"), mask=None, temperature="1", move=None, pad=None, slid
         on = allowed[j]
         rows.append({
             "token": token, "index": j, "allowed": on,
-            "key": shown(r["K"][j], whole=True),
-            "value": shown(r["V"][j], whole=True),
+            "key": shown(r["K"][j]),
+            "value": shown(r["V"][j]),
             "score": shown(tr.scores[0, j]),
             "scaled": shown(tr.scaled[0, j]),
             "tempered": shown(tr.tempered[0, j]),
@@ -225,6 +263,8 @@ def view(query=("1", "1"), mask=None, temperature="1", move=None, pad=None, slid
             "weight": shown(tr.weights[0, j]),
         })
     out = {
+        "said": said(shown(q)["text"], rows, shown(tr.output[0])["text"]),
+        "allowed_text": ", ".join(t_ for t_, on in zip(toy.TOKENS, allowed) if on),
         "query": shown(q), "mask": allowed, "temperature": {"value": t, "text": typed(t)},
         "slider": slider_position(t), "d_k": tr.d_k, "rows": rows, "output": shown(tr.output[0]),
         "trace": {name: getattr(tr, name).tolist() for name in
@@ -236,6 +276,8 @@ def view(query=("1", "1"), mask=None, temperature="1", move=None, pad=None, slid
                 "y": float(np.clip(q[1], -PAD_LIMIT, PAD_LIMIT)),
                 "off_pad": bool(np.abs(q).max() > PAD_LIMIT), "limit": PAD_LIMIT,
                 "ticks": list(range(-int(PAD_LIMIT), int(PAD_LIMIT) + 1)),
+                "tick_labels": [{"at": t_, "text": exact(t_)}
+                                for t_ in range(-int(PAD_LIMIT), int(PAD_LIMIT) + 1) if t_],
                 "key_points": [{"token": t_, "x": float(k[0]), "y": float(k[1])}
                          for t_, k in zip(toy.TOKENS, r["K"])]},
     }
@@ -255,6 +297,18 @@ def _without(without) -> tuple:
     return removed
 
 
+def said(query: str, rows: list[dict], output: str) -> str:
+    """Return the one sentence a screen reader hears after a change: query, weights, output.
+
+    >>> said("[1.000, 1.000]", [{"token": "a", "allowed": True, "weight": {"text": "0.700"}},
+    ...     {"token": "b", "allowed": False, "weight": {"text": "0.000"}}], "[1.000, 0.000]")
+    'Query [1.000, 1.000]: weights a 0.700, b blocked; output [1.000, 0.000].'
+    """
+    weights = ", ".join(f"{r['token']} {r['weight']['text']}" if r["allowed"] else
+                        f"{r['token']} blocked" for r in rows)
+    return f"Query {query}: weights {weights}; output {output}."
+
+
 def _box(x0: float, y0: float, x1: float, y1: float, margin: float) -> str:
     """Return an SVG viewBox for a y-up region drawn inside a ``scale(1,-1)`` group."""
     return f"{x0 - margin:g} {-(y1 + margin):g} {x1 - x0 + 2 * margin:g} {y1 - y0 + 2 * margin:g}"
@@ -266,7 +320,7 @@ def _plot(V: np.ndarray, allowed: list[bool], output: np.ndarray) -> dict:
     hull = [idx[i] for i in _hull(V[idx])]  # indices into V, counter-clockwise
     low, high = V.min(axis=0), V.max(axis=0)  # (d_v,) each
     return {
-        "viewbox": _box(low[0], low[1], high[0], high[1], 0.5),
+        "viewbox": _box(low[0], low[1], high[0], high[1], 0.45),
         "value_points": [{"token": t, "x": float(v[0]), "y": float(v[1]), "allowed": a}
                    for t, v, a in zip(toy.TOKENS, V, allowed)],
         "hull": " ".join(f"{V[j][0]:g},{V[j][1]:g}" for j in hull),

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from attention import bench, lab, toy
 from attention.numbers import spelled
 
+from . import embed_heights
+
 
 @dataclass(frozen=True)
 class Param:
@@ -25,9 +27,18 @@ class Embed:
     figure: str  # the figure ID in the chapters, e.g. "FIG-002"
     chapter: str  # the chapter's slug
     title: str
-    height: int  # pixels: fits the default state at every width from 360 px up, no inner scrollbar
     params: tuple[Param, ...] = ()
     live: bool = True
+
+    @property
+    def height(self) -> int:
+        """Return the snippet's height: the figure measured at desktop width (embed_heights)."""
+        return embed_heights.read()[self.id]["desktop"]
+
+    @property
+    def phone_height(self) -> int:
+        """Return the figure's height measured at a phone's width (360 px)."""
+        return embed_heights.read()[self.id]["phone"]
 
     @property
     def url(self) -> str:
@@ -55,23 +66,22 @@ def registry() -> tuple[Embed, ...]:
     limits = lab.limits()
     bench_params = _bench_params()
     return (
-        Embed("fig-001", "FIG-001", "roles", "One input row, three projected roles", 600,
+        Embed("fig-001", "FIG-001", "roles", "One input row, three projected roles",
               live=False),
-        Embed("fig-002", "FIG-002", "mixture", "Weights choose a mixture", 880,
+        Embed("fig-002", "FIG-002", "mixture", "Weights choose a mixture",
               (Param("query", "the query token", ", ".join(toy.TOKENS)),)),
-        Embed("lab", "FIG-003", "lab", f"The lab: one query against {spelled(len(toy.TOKENS))} keys", 2200, (
+        Embed("lab", "FIG-003", "lab", f"The lab: one query against {spelled(len(toy.TOKENS))} keys", (
             Param("q", f"the query's {spelled(toy.X.shape[1])} coordinates", f"each from −{limits['query']} to "
                                                       f"{limits['query']}, for example 0,0"),
             Param("mask", "which keys are allowed (1) or blocked (0)", "for example 1,0,1"),
             Param("t", "the temperature T", f"{limits['t_low']} to {limits['t_high']}"),
             Param("without", "steps the what-if panel removes", "scale, shift, comma-separated"))),
-        Embed("bench", "FIG-004", "bench", "The bench", 2150, bench_params),
-        Embed("bench-table", "FIG-005", "bench", "The bench's full working", 900, bench_params),
-        Embed("bench-matrix", "FIG-006", "bench", "The bench's attention matrix", 700,
-              bench_params),
-        Embed("trained", "FIG-008", "bench", "A trained model beside the bench's heads", 1800,
+        Embed("bench", "FIG-004", "bench", "The bench", bench_params),
+        Embed("bench-table", "FIG-005", "bench", "The bench's full working", bench_params),
+        Embed("bench-matrix", "FIG-006", "bench", "The bench's attention matrix", bench_params),
+        Embed("trained", "FIG-008", "bench", "A trained model beside the bench's heads",
               (*bench_params, Param("trained", "a trained head to show instead of the best match",
                                     "layer-head, counting from 0, for example 4-5"))),
-        Embed("bench-heads", "FIG-007", "bench", f"{spelled(len(bench.HEADS)).capitalize()} heads and their weights", 1200,
+        Embed("bench-heads", "FIG-007", "bench", f"{spelled(len(bench.HEADS)).capitalize()} heads and their weights",
               live=False),
     )

@@ -1,7 +1,16 @@
-"""Write one figure's static HTML, for course pages that accept no frames."""
+"""Write one figure's static HTML, for course pages that accept no frames.
+
+A fragment is pasted into someone else's page, so it brings its own styles and keeps to
+itself: the figure sits in a ``<div class="attention-bench-fragment">`` with a ``<style>``
+in which every selector of the site's stylesheet is scoped to that wrapper (``:root`` and
+``body`` become the wrapper itself). Nothing in it can restyle the host page's body,
+headings or tables. Its colours are the light palette unless asked otherwise, so it matches
+a white course page whatever the reader's system setting.
+"""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from urllib.parse import parse_qsl
 
@@ -13,13 +22,142 @@ from .errors import BuildError
 from .render import Page, PageRenderer, make_env
 from .site import FIGURES, TEMPLATES
 
+WRAPPER = "attention-bench-fragment"
+THEMES = ("light", "dark", "auto")
+_DARK = re.compile(r"prefers-color-scheme:\s*dark")
+# Rules that only make sense on the site's own pages: wide figures breaking out of the
+# reading column by the viewport's width would push out of a host page's column.
+_SITE_ONLY = re.compile(r"100vw")
+# Presentation attributes for SVG parts whose look must survive a host that strips <style>.
+_FALLBACK_FILLS = {"bar-track": "--bar-track", "bar-fill": "--bar-fill"}
 
-def fragment(embed_id: str, url: str = "", site_url: str = "", css: bool = False,
-             templates: Path = TEMPLATES) -> str:
-    """Return the static HTML of one figure in the state that URL parameters describe.
+
+def _split_top(text: str, sep: str = ",") -> list[str]:
+    """Split at sep outside parentheses: selectors of one rule.
+
+    >>> _split_top("a, b:is(c, d), e")
+    ['a', 'b:is(c, d)', 'e']
+    """
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if ch == sep and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return [p for p in parts if p]
+
+
+def parse_css(css: str) -> list[tuple[str, object]]:
+    """Parse a plain stylesheet into [(prelude, declarations or nested rules)].
+
+    >>> parse_css("a { x: 1 } @media print { b { y: 2 } }")
+    [('a', 'x: 1'), ('@media print', [('b', 'y: 2')])]
+    """
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    rules, i = [], 0
+    while True:
+        brace = css.find("{", i)
+        if brace < 0:
+            return rules
+        prelude = css[i:brace].strip()
+        if prelude.startswith("@"):
+            depth, j = 1, brace + 1
+            while depth:
+                depth += (css[j] == "{") - (css[j] == "}")
+                j += 1
+            rules.append((prelude, parse_css(css[brace + 1:j - 1])))
+            i = j
+        else:
+            end = css.index("}", brace)
+            rules.append((prelude, css[brace + 1:end].strip()))
+            i = end + 1
+
+
+def scope_selector(selector: str, classes: set[str] | None = None) -> str | None:
+    """Scope one selector to the fragment's wrapper, or None when it has no place there.
+
+    >>> [scope_selector(s) for s in (":root", "body", "h1", "*::before", ".figure caption")]
+    ['.attention-bench-fragment', '.attention-bench-fragment', '.attention-bench-fragment h1', \
+'.attention-bench-fragment *::before', '.attention-bench-fragment .figure caption']
+    >>> scope_selector(".pager a", {"figure"}) is None
+    True
+    """
+    wrapper = f".{WRAPPER}"
+    if classes is not None and any(c not in classes for c in re.findall(r"\.([\w-]+)", selector)):
+        return None  # it styles something this fragment does not contain
+    head = re.match(r"(:root|html|body)(?![\w-])", selector)
+    if head:
+        rest = selector[head.end():]
+        if rest[:1] in (".", "[", ":"):
+            return None  # html.embedded, body.embed: the site's own page classes
+        return wrapper + rest
+    return f"{wrapper} {selector}"
+
+
+def _scoped_rules(rules, theme: str, classes: set[str] | None) -> list[str]:
+    """Write the rules back with every selector scoped; dark blocks follow the theme."""
+    out = []
+    for prelude, body in rules:
+        if prelude.startswith("@"):
+            inner = _scoped_rules(body, theme, classes)
+            if _DARK.search(prelude) and theme != "auto":
+                out += inner if theme == "dark" else []
+            elif inner:
+                out.append(f"{prelude}{{{''.join(inner)}}}")
+            continue
+        if _SITE_ONLY.search(body):
+            continue
+        selectors = [scope_selector(s, classes) for s in _split_top(prelude)]
+        selectors = [s for s in selectors if s]
+        if selectors:
+            declarations = re.sub(r"\s+", " ", body)
+            if any(s == f".{WRAPPER}" for s in selectors):  # the host page keeps its background
+                declarations = ";".join(d for d in declarations.split(";")
+                                        if not d.strip().startswith("background"))
+            out.append(f"{','.join(selectors)}{{{declarations}}}")
+    return out
+
+
+def scoped_css(css: str, theme: str = "light", classes: set[str] | None = None) -> str:
+    """Return the stylesheet scoped to the fragment's wrapper, for one theme.
+
+    >>> scoped_css(":root { --bg: #fff } body { background: var(--bg); color: red } h1 { x: 1 }")
+    '.attention-bench-fragment{--bg: #fff}\\n.attention-bench-fragment{ color: red}\\n.attention-bench-fragment h1{x: 1}'
+    """
+    if theme not in THEMES:
+        raise BuildError(f"unknown theme {theme!r}; choose one of {', '.join(THEMES)}")
+    return "\n".join(_scoped_rules(parse_css(css), theme, classes))
+
+
+def light_palette(css: str) -> dict[str, str]:
+    """Return the custom properties the stylesheet sets on :root outside any media block.
+
+    >>> light_palette(":root { --a: #fff; --b: red } @media x { :root { --a: #000 } }")
+    {'--a': '#fff', '--b': 'red'}
+    """
+    found = {}
+    for prelude, body in parse_css(css):
+        if not prelude.startswith("@") and ":root" in _split_top(prelude):
+            found.update(dict(re.findall(r"(--[\w-]+)\s*:\s*([^;]+?)\s*(?:;|$)", body)))
+    return found
+
+
+def _with_fallbacks(html: str, palette: dict[str, str]) -> str:
+    """Give the bars' rectangles fill attributes (CSS still wins where it is kept)."""
+    for name, var in _FALLBACK_FILLS.items():
+        if var in palette:
+            html = html.replace(f'class="{name}"', f'class="{name}" fill="{palette[var]}"')
+    return html
+
+
+def fragment(embed_id: str, url: str = "", site_url: str = "", css: bool = True,
+             templates: Path = TEMPLATES, theme: str = "light") -> str:
+    """Return the static HTML of one figure in the state that URL parameters describe,
+    wrapped with its own scoped styles (css=False leaves the styles out).
 
     >>> html = fragment("fig-002", "query=grid")
-    >>> "0.401" in html and "[0.802, 1.198]" in html
+    >>> "0.401" in html and "[0.802, 1.198]" in html and "<style>" in html
     True
     """
     embeds = {e.id: e for e in registry()}
@@ -33,7 +171,9 @@ def fragment(embed_id: str, url: str = "", site_url: str = "", css: bool = False
     renderer = PageRenderer(make_env(templates), load_ledger(templates / "claims.toml"), FIGURES)
     html = renderer.figure_html(embeds[embed_id].figure, state, page=Page("", "", "", None))
     html = html.replace('href="claims/', f'href="{site_url}claims/')
+    sheet = (templates / "static" / "style.css").read_text(encoding="utf-8")
+    html = _with_fallbacks(html, light_palette(sheet))
     head = f"<!-- Attention Bench: {embeds[embed_id].title} ({embed_id}), computed at build time -->\n"
-    style = (f"<style>\n{(templates / 'static' / 'style.css').read_text(encoding='utf-8')}\n</style>\n"
-             if css else "")
-    return head + style + html
+    classes = {c for attr in re.findall(r'class="([^"]*)"', html) for c in attr.split()}
+    style = f"<style>\n{scoped_css(sheet, theme, classes)}\n</style>\n" if css else ""
+    return f'{head}<div class="{WRAPPER}">\n{style}{html}\n</div>\n'

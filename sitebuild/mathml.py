@@ -41,7 +41,23 @@ def _tight_scripts(mathml: str) -> str:
                 for mo in script.iter("mo"):
                     mo.set("lspace", "0")
                     mo.set("rspace", "0")
+    _roomy_braces(root)
     return ET.tostring(root, encoding="unicode", short_empty_elements=False)
+
+
+BRACE_DEPTH = "0.4em"  # room under every underbraced term, descender or not
+
+
+def _roomy_braces(root: ET.Element) -> None:
+    """Give every underbraced term the same depth, so a brace never touches its letters and
+    braces (and the labels under them) line up whether or not the term has a descender."""
+    for munder in root.iter("munder"):
+        children = list(munder)
+        if len(children) == 2 and children[1].tag == "mo" and (children[1].text or "") == "\u23df":
+            padded = ET.Element("mpadded", {"depth": BRACE_DEPTH})
+            padded.append(children[0])
+            munder.remove(children[0])
+            munder.insert(0, padded)
 
 
 def to_mathml(latex: str, display: bool) -> str:
@@ -55,3 +71,45 @@ def to_mathml(latex: str, display: bool) -> str:
     for pattern, replacement in _FIXES:
         mathml = pattern.sub(replacement, mathml)
     return _tight_scripts(_UPRIGHT_RUN.sub(_merge_upright, mathml))
+
+
+# Formulas as the claims ledger writes them in plain text, and the LaTeX they stand for.
+# Longest first, so softmax(QKᵀ/√d_k)V is one formula, not three.
+_PLAIN = [
+    (r"softmax\(QKᵀ/√d_k\)V", r"\operatorname{softmax}(QK^{\mathsf T}/\sqrt{d_k})V"),
+    (r"1/√d_k", r"1/\sqrt{d_k}"),
+    (r"√d_k", r"\sqrt{d_k}"),
+    (r"QKᵀ", r"QK^{\mathsf T}"),
+    (r"n×d_v", r"n\times d_v"),
+    (r"n×m", r"n\times m"),
+    (r"(?<![\w-])([dW])_([kvKQV])(?![\w])", None),  # d_k, d_v, W_Q, W_K, W_V
+    (r"(?<![\w-])AV(?![\w])", "AV"),
+    (r"−∞", r"-\infty"),
+]
+_FORMULA = re.compile(r"\$([^$]+)\$|" + "|".join(f"({p})" for p, _ in _PLAIN))
+
+
+def formulas_in_text(text: str) -> str:
+    r"""Return text as HTML with its formulas set as MathML: ``$…$`` spans, and the plain
+    notations the claims ledger uses (softmax(QKᵀ/√d_k)V, d_k, W_Q, n×m, −∞ …).
+
+    >>> html = formulas_in_text("Divide by √d_k & mix: <b>")
+    >>> html.startswith("Divide by <math") and "<msqrt>" in html and html.endswith(" &amp; mix: &lt;b&gt;")
+    True
+    >>> "<msub><mi>W</mi><mrow><mi>Q</mi></mrow></msub>" in formulas_in_text("W_Q")
+    True
+    """
+    from markupsafe import escape
+
+    out, last = [], 0
+    for match in _FORMULA.finditer(text):
+        out.append(str(escape(text[last:match.start()])))
+        latex = match.group(1)
+        if latex is None:
+            plain = match.group(0)
+            latex = next(rep if rep is not None else re.sub(r"_(\w)", r"_{\1}", plain)
+                         for pattern, rep in _PLAIN if re.fullmatch(pattern, plain))
+        out.append(to_mathml(latex, display=False))
+        last = match.end()
+    out.append(str(escape(text[last:])))
+    return "".join(out)

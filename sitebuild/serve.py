@@ -35,6 +35,20 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             self.send_header("Cache-Control", "no-cache")
         super().end_headers()
 
+    def send_error(self, code, message=None, explain=None):
+        # Hook for issue 12 (M5): a missing path gets the site's own 404 page, not the stdlib's.
+        page = Path(self.directory) / "404.html"
+        if code != 404 or not page.is_file():
+            return super().send_error(code, message, explain)
+        body = page.read_bytes()
+        self.send_response(404, message)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+        return None
+
     def log_message(self, format, *args):  # noqa: A002 (the stdlib's name)
         if not getattr(self.server, "quiet", False):
             super().log_message(format, *args)

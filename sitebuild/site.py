@@ -17,6 +17,7 @@ from attention import figures, trained_view
 from . import embeds, offline, runtime, wheel
 from .claims import Ledger, check_all_cited, load_ledger
 from .errors import BuildError
+from .mathml import formulas_in_text
 from .render import Page, PageRenderer, Rendered, make_env, read_front_matter, template_error
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,7 +122,8 @@ def _embed_pages(inputs: Inputs, renderer: PageRenderer, env, nav) -> dict[str, 
         body = renderer.figure_html(embed.figure, page=page, embed=embed.id)
         out[embed.url + "index.html"] = layout.render(
             embed=embed, chapter=chapter, body=Markup(body), root=page.root,
-            scripts=_scripts(body) + ["js/embed.js"], runtime=_runtime_attributes(inputs, page.root),
+            scripts=["js/embed.js"] + _scripts(body),  # embed.js first: it takes theme= off the address
+            runtime=_runtime_attributes(inputs, page.root),
             csp=csp(not inputs.runtime_files),
             asset=lambda name: f"static/{name}")
     return out
@@ -142,8 +144,9 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
             for claim_id in citation.claims:
                 inputs.ledger.claims[claim_id].cited_in.append(citation)
     check_all_cited(inputs.ledger)
-    claims_body = env.get_template("claims.html").render(ledger=inputs.ledger, root="../",
-                                                         measured=trained_view.measured())
+    claims_body = env.get_template("claims.html").render(
+        ledger=inputs.ledger, root="../", measured=trained_view.measured(),
+        formulas=lambda text: Markup(formulas_in_text(text)))
     rendered.append(Rendered(inputs.claims_page, claims_body))
     guide = env.get_template("embed-guide.html").render(
         embeds=embeds.registry(), root="../", chapters={c.slug: c for c in nav})
@@ -167,7 +170,19 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
         )
     out.update(_embed_pages(inputs, renderer, env, nav))
     out.update(trained_view.site_files())  # the trained rows FIG-008 picks from, as JSON
+    out["404.html"] = _not_found(inputs, env, nav)
     return out
+
+
+def _not_found(inputs: Inputs, env, nav) -> str:
+    """Render site/404.html: served for any missing path, so its links start at the root."""
+    page = Page("404", "Page not found", "There is no page at this address.", None)
+    root = "/"
+    return env.get_template("layout.html").render(
+        page=page, body=Markup(env.get_template("404.html").render(chapters=nav, root=root)),
+        chapters=nav, root=root, number=None, prev=None, next=None, scripts=["js/offline.js"],
+        runtime=_runtime_attributes(inputs, root), csp=csp(not inputs.runtime_files),
+        asset=lambda name: f"static/{name}")
 
 
 def minify_css(css: str) -> str:

@@ -1,5 +1,6 @@
 """One figure's static HTML for course pages that accept no frames."""
 
+import re
 import subprocess
 import sys
 
@@ -7,16 +8,16 @@ import pytest
 
 from attention import figures
 from sitebuild.errors import BuildError
-from sitebuild.fragment import fragment
-from sitebuild.site import ROOT
+from sitebuild.fragment import WRAPPER, fragment, scope_selector, scoped_css
+from sitebuild.site import ROOT, TEMPLATES
 
 
 def test_fragment_shows_the_state_from_its_parameters():
     html = fragment("fig-002", "query=load")
     for row in figures.fig_002("load")["rows"]:
         assert row["weight"]["text"] in html
-    assert html.startswith("<!-- Attention Bench:") and "<style>" not in html
-    assert "<style>" in fragment("fig-001", css=True)
+    assert html.startswith("<!-- Attention Bench:") and f'<div class="{WRAPPER}">' in html
+    assert "<style>" in html and "<style>" not in fragment("fig-001", css=False)
 
 
 def test_fragment_refuses_bad_parameters_and_unknown_figures():
@@ -26,6 +27,8 @@ def test_fragment_refuses_bad_parameters_and_unknown_figures():
         fragment("fig-999")
     with pytest.raises(BuildError, match="fig-001 takes no parameters"):
         fragment("fig-001", "query=grid")
+    with pytest.raises(BuildError, match="unknown theme"):
+        fragment("fig-001", theme="sepia")
 
 
 def test_build_py_writes_a_fragment_file(tmp_path):
@@ -33,3 +36,45 @@ def test_build_py_writes_a_fragment_file(tmp_path):
     subprocess.run([sys.executable, str(ROOT / "build.py"), "fragment", "lab", "--url", "q=0,0",
                     "--output", str(out)], check=True, capture_output=True)
     assert "[0.667, 1.333]" in out.read_text(encoding="utf-8")
+
+
+def selectors(css: str) -> list[str]:
+    """Every selector of a scoped stylesheet, outside and inside @media blocks."""
+    found = []
+    for prelude in re.findall(r"([^{}]+)\{", css):
+        if not prelude.strip().startswith("@"):
+            found += [s.strip() for s in prelude.split(",")]
+    return found
+
+
+@pytest.mark.parametrize("embed_id", ["fig-001", "fig-002", "lab", "bench", "bench-matrix"])
+def test_every_style_of_a_fragment_is_scoped_to_its_wrapper(embed_id):
+    html = fragment(embed_id)
+    css = html[html.index("<style>") + 7:html.index("</style>")]
+    found = selectors(css)
+    assert found and all(s == f".{WRAPPER}" or s.startswith(f".{WRAPPER} ") for s in found)
+    assert ":root" not in css and "prefers-color-scheme" not in css  # the light palette, fixed
+    assert "100vw" not in css  # nothing sized by the host's viewport
+
+
+def test_the_host_keeps_its_background_and_the_dark_theme_is_a_choice():
+    css = (TEMPLATES / "static" / "style.css").read_text(encoding="utf-8")
+    light, dark = scoped_css(css, "light"), scoped_css(css, "dark")
+    wrapper_rules = re.findall(rf"\.{WRAPPER}\{{([^}}]*)\}}", light)
+    assert wrapper_rules and not any("background" in r for r in wrapper_rules)
+    assert "#16171b" in dark and "#16171b" not in light  # the dark page colour only when asked
+    assert "prefers-color-scheme: dark" in scoped_css(css, "auto")
+
+
+def test_scoping_keeps_the_selector_and_drops_the_site_pages_own():
+    assert scope_selector("table") == f".{WRAPPER} table"
+    assert scope_selector("body.embed main") is None and scope_selector("html.embedded") is None
+    assert scope_selector(".matrix td.masked", {"matrix", "masked"}) == f".{WRAPPER} .matrix td.masked"
+
+
+def test_bars_carry_their_own_size_and_colours():
+    html = fragment("fig-002")
+    bar = re.search(r'<svg class="bar"[^>]*>.*?</svg>', html).group(0)
+    assert 'width="72"' in bar and 'height="11"' in bar
+    assert re.search(r'class="bar-track" fill="#[0-9a-f]{6}"', bar)
+    assert re.search(r'class="bar-fill" fill="#[0-9a-f]{6}"', bar)

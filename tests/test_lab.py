@@ -106,3 +106,44 @@ def test_hull_of_the_values_and_output_inside_it():
     out = np.array([v["plot"]["output"]["x"], v["plot"]["output"]["y"]])
     V = toy.roles()["V"]
     assert (out >= V.min(axis=0)).all() and (out <= V.max(axis=0)).all()
+
+
+@pytest.mark.parametrize("typed, value", [("\u22123", -3.0), ("1,5", 1.5), (" \u22120,25 ", -0.25), ("2.5", 2.5)])
+def test_the_minus_sign_the_site_prints_and_a_decimal_comma_are_read(typed, value):
+    v = lab.view([typed, "1"])
+    assert v["query"]["value"][0] == value and v["fields"][0] == repr(value).removesuffix(".0")
+    assert lab.view(temperature=typed.replace("\u2212", "") if value < 0 else typed)["temperature"]["value"] == abs(value)
+
+
+@pytest.mark.parametrize("typed", ["1,2,3", "1,000.5", "\u2212", ",", "1\u22122"])
+def test_other_commas_and_minus_signs_are_still_refused(typed):
+    with pytest.raises(lab.LabInputError, match="is not a number"):
+        lab.view([typed, "1"])
+
+
+def test_one_temperature_range_for_the_field_and_the_slider():
+    low, high = lab.T_RANGE
+    assert lab.T_SLIDER[:2] == lab.T_RANGE
+    assert lab.slider_temperature(0) == low and lab.slider_temperature(lab.T_SLIDER[2]) == high
+    limits = lab.limits()
+    assert (limits["slider_low"], limits["slider_high"]) == (limits["t_low"], limits["t_high"]) == ("0.01", "100")
+
+
+def test_every_key_off_is_refused_so_no_weight_can_be_shown():
+    with pytest.raises(lab.LabInputError) as err:
+        lab.view(["1", "1"], mask=[False, False, False])
+    assert [f for f, _ in err.value.problems] == ["mask"]
+
+
+def test_the_spoken_sentence_names_each_key_and_the_output():
+    v = lab.view(["0", "0"], mask=[True, False, True])
+    # Two keys with equal scores share the weight: 0.500 each; the output is the mean of [1,0] and [1,2].
+    assert v["said"] == "Query [0.000, 0.000]: weights grid 0.500, load blocked, rises 0.500; output [1.000, 1.000]."
+    assert v["allowed_text"] == "grid, rises"
+
+
+@pytest.mark.parametrize("move, fields", [("right-big", ["2", "1"]), ("down-big", ["1", "0"]),
+                                          ("home", ["-3", "1"]), ("end", ["3", "1"])])
+def test_big_keyboard_steps_and_edges(move, fields):
+    assert lab.view(["1", "1"], move=move)["fields"] == fields
+    assert lab.view(["2.5", "2.5"], move="up-big")["fields"] == ["2.5", "3"]  # clamped to the pad

@@ -38,12 +38,13 @@ def test_chapter_one_shows_the_seed_numbers(built_site):
     html = read(built_site, "roles/index.html")
     fig = html[html.index('id="fig-001"'):html.index("</figure>", html.index('id="fig-001"'))]
     rows = re.findall(r"<tr><th scope=\"row\">(\w+)<span[^>]*>row (\d)</span></th>(.*?)</tr>", fig)
-    cells = {t: re.findall(r'<td class="num">([^<]+)</td>', rest) for t, _, rest in rows}
-    assert cells == {
-        "grid": ["[1, 0]", "[1, 0]", "[1, 1]", "[1, 0]"],
-        "load": ["[0, 1]", "[0, 1]", "[0, 1]", "[0, 2]"],
-        "rises": ["[1, 1]", "[1, 1]", "[1, 2]", "[1, 2]"],
+    cells = {t: re.findall(r'<td class="num[^"]*">([^<]+)</td>', rest) for t, _, rest in rows}
+    assert cells == {  # three decimals, as the footer promises (issue 12, U9)
+        "grid": ["[1.000, 0.000]", "[1.000, 0.000]", "[1.000, 1.000]", "[1.000, 0.000]"],
+        "load": ["[0.000, 1.000]", "[0.000, 1.000]", "[0.000, 1.000]", "[0.000, 2.000]"],
+        "rises": ["[1.000, 1.000]", "[1.000, 1.000]", "[1.000, 2.000]", "[1.000, 2.000]"],
     }
+    assert [n for _, n, _ in rows] == ["1", "2", "3"]  # rows count from 1, like k₁, k₂, k₃ (C9)
     text = squeezed(html)
     for snippet in SEED_ROLES_MATH:
         assert snippet in text, snippet

@@ -78,9 +78,9 @@ def test_switching_heads_and_temperature(bench):
     bench.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"plate\"]').textContent.includes('4')")
     assert shown_state(bench) == expected_state(head="previous-token", temperature="4")
     bench.fill("#bench-t-range", "0")
-    bench.wait_for_function("() => document.querySelector('#bench-t').value === '0.05'")
+    bench.wait_for_function("() => document.querySelector('#bench-t').value === '0.01'")  # lab.T_RANGE[0]
     assert shown_state(bench) == expected_state(head="previous-token", slider=0)
-    assert bench.get_attribute("#bench-t-range", "aria-valuetext") == "T = 0.05"
+    assert bench.get_attribute("#bench-t-range", "aria-valuetext") == "T = 0.01"
 
 
 def test_a_new_sentence_rebuilds_every_part(bench):

@@ -161,11 +161,15 @@ def test_share_gives_the_deep_link_and_the_embed_code(site_page):
     page.click("#fig-002 .share button:has-text('Copy embed code')")
     code = page.input_value("#fig-002 .share-output")
     assert code.startswith(f'<iframe src="{site_page.base}embed/fig-002/?query=load"')
-    assert 'height="880"' in code and "data-attention-bench" in code
+    height = next(e.height for e in registry() if e.id == "fig-002")
+    assert f'height="{height}"' in code and "data-attention-bench" in code
+    assert 'allow="clipboard-write"' in code
 
 
 @pytest.mark.parametrize("width", [360, 768, 1280])
 def test_each_embed_fits_its_suggested_height(browser, server, width):
+    """The snippet's height is the desktop measurement (no blank band below the figure);
+    narrower screens fit the phone measurement the guide states."""
     context = browser.new_context(viewport={"width": width, "height": 400})
     for embed in registry():
         page = context.new_page()
@@ -173,7 +177,9 @@ def test_each_embed_fits_its_suggested_height(browser, server, width):
         if embed.live:
             page.wait_for_selector(READY, timeout=30000)
         height = page.evaluate("Math.ceil(document.documentElement.getBoundingClientRect().height)")
-        assert height <= embed.height, f"{embed.id} at {width}px needs {height}px"
+        if width == 1280:
+            assert 0 <= embed.height - height <= 40, f"{embed.id}: {height}px drawn, snippet {embed.height}px"
+        assert height <= embed.phone_height, f"{embed.id} at {width}px needs {height}px"
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         page.close()
     context.close()

@@ -90,3 +90,57 @@ def test_axe_finds_no_violations_once_live(browser, server, url, scheme):
     results = Axe().run(page)
     context.close()
     assert results.violations_count == 0, results.generate_report()
+
+
+def test_a_missing_page_gets_the_sites_own_404(browser, server):
+    context = browser.new_context()
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    response = page.goto(server + "no/such/page/")
+    assert response.status == 404
+    assert page.locator("h1").inner_text() == "Page not found"
+    links = page.eval_on_selector_all("main a", "els => els.map(a => a.getAttribute('href'))")
+    assert {"/roles/", "/lab/", "/claims/"} <= set(links)
+    assert "Charter" in page.evaluate("getComputedStyle(document.body).fontFamily")  # the site's CSS
+    assert errors == []
+    context.close()
+
+
+def test_claims_formulas_are_mathml(site_page):
+    page = site_page.page
+    page.goto(site_page.base + "claims/")
+    maths = page.evaluate("""() => [...document.querySelectorAll('.claim math')].map(m =>
+        [m instanceof MathMLElement, m.getBoundingClientRect().width > 0, m.textContent])""")
+    assert len(maths) >= 8 and all(is_math and wide for is_math, wide, _ in maths)
+    text = page.locator("main").inner_text()
+    assert "d_k" not in text and "W_Q" not in text and "√d_k" not in text  # no pseudo-LaTeX left
+
+
+def test_shape_contract_braces_clear_their_letters_and_line_up(site_page):
+    page = site_page.page
+    page.goto(site_page.base + "roles/")
+    rows = page.evaluate("""() => [...document.querySelectorAll('.equation math')].filter(m => m.querySelector('munder'))
+      .map(m => [...m.querySelectorAll(':scope > mrow > munder')].map(outer => {
+        const inner = outer.firstElementChild, brace = inner.lastElementChild, label = outer.lastElementChild;
+        const letters = inner.firstElementChild.getBoundingClientRect();
+        return {gap: brace.getBoundingClientRect().top - letters.bottom + 0, labelTop: label.getBoundingClientRect().top,
+                letterBottom: letters.bottom, braceTop: brace.getBoundingClientRect().top};
+      }))""")
+    assert len(rows) == 2
+    for terms in rows:
+        assert len(terms) == 3
+        assert max(t["labelTop"] for t in terms) - min(t["labelTop"] for t in terms) <= 1.5  # one baseline
+        assert all(t["braceTop"] >= t["letterBottom"] - 0.5 for t in terms)  # the brace clears the letters
+
+
+def test_without_javascript_the_lab_states_its_state_and_the_guide_names_its_placeholder(browser, server):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(server + "lab/")
+    state = page.locator("#fig-003 .lab-state").inner_text()
+    assert "q = [1.000, 1.000]" in state and "T = 1" in state and "grid, load, rises" in state
+    assert not page.get_by_text("Drag the point on the pad").is_visible()
+    page.goto(server + "embed/")
+    assert "placeholder" in page.locator('[data-bind="placeholder-note"]').inner_text()
+    context.close()

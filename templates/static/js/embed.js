@@ -1,4 +1,17 @@
-// An embedded figure tells its parent page how tall it is, whenever that changes.
+// An embedded figure: the course page may fix its colours (theme=light|dark), and the
+// figure tells its parent page how tall it is, whenever that changes.
+
+import { forceScheme } from "./theme.js";
+
+// Runs before page.js reads the address: the theme is the host page's choice, not figure state.
+const params = new URLSearchParams(location.search);
+const theme = params.get("theme");
+if (params.has("theme")) {
+  if (theme === "light" || theme === "dark") forceScheme(theme);
+  params.delete("theme");
+  const query = params.toString();
+  history.replaceState(history.state, "", `${location.pathname}${query ? `?${query}` : ""}${location.hash}`);
+}
 
 const id = document.body.dataset.embedId;
 if (window.parent !== window) {

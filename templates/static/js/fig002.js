@@ -14,18 +14,19 @@ export function render(root, data) {
     tr.querySelector("button").setAttribute("aria-pressed", String(row.is_query));
   }
   root.querySelector('[data-bind="output"]').textContent = data.output.text;
+  root.querySelector('[data-bind="said"]').textContent = data.said; // read out politely
 }
 
 export function mount(root, store) {
   for (const tr of root.querySelectorAll("tbody tr[data-query]")) {
-    const th = tr.querySelector("th");
+    const token = tr.querySelector(".key-token");
     const button = document.createElement("button");
     button.type = "button";
     button.className = "row-choice";
-    button.textContent = th.textContent;
+    button.textContent = token.textContent;
     button.setAttribute("aria-pressed", String(tr.classList.contains("is-query")));
     button.setAttribute("aria-label", `Make ${tr.dataset.query} the query`);
-    th.replaceChildren(button);
+    token.replaceChildren(button);
     tr.classList.add("choosable");
     tr.addEventListener("click", () => store.ask({ figure: "fig-002", query: tr.dataset.query }));
   }

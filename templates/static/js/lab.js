@@ -1,7 +1,10 @@
 // The lab: the reader moves the query, blocks keys and sets T; Python recomputes everything.
 
 const STAGES = ["score", "scaled", "tempered", "shifted", "exp", "weight"];
-const MOVES = { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown: "down" };
+const MOVES = { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown: "down",
+  PageUp: "up-big", PageDown: "down-big", Home: "home", End: "end" };
+const BIG = { ArrowLeft: "left-big", ArrowRight: "right-big", ArrowUp: "up-big", ArrowDown: "down-big" };
+const MESSAGES = { q1: "#lab-q1-msg", q2: "#lab-q2-msg", temperature: "#lab-t-msg", mask: "#lab-mask-msg" };
 
 const $ = (root, selector) => root.querySelector(selector);
 
@@ -30,6 +33,9 @@ export function render(root, data, focused) {
   $(root, '[data-bind="pad-arm"]').setAttribute("y2", pad.y);
   $(root, '[data-bind="query"]').textContent = data.query.text;
   $(root, '[data-bind="off-pad"]').hidden = !pad.off_pad;
+  $(root, '[data-bind="state-query"]').textContent = data.query.text;
+  $(root, '[data-bind="state-t"]').textContent = data.temperature.text;
+  $(root, '[data-bind="state-allowed"]').textContent = data.allowed_text;
   const fields = { q1: data.fields[0], q2: data.fields[1], temperature: data.temperature.text };
   for (const [name, text] of Object.entries(fields)) {
     const input = $(root, `input[name="${name}"]`);
@@ -38,24 +44,49 @@ export function render(root, data, focused) {
   const slider = $(root, 'input[type="range"]');
   if (slider !== focused) slider.value = data.slider;
   slider.setAttribute("aria-valuetext", `T = ${data.temperature.text}`);
+  $(root, '[data-bind="said"]').textContent = data.said; // one polite sentence per change
 }
 
-/** Show each problem next to its field; the last good numbers stay on screen. */
+/** The control a problem belongs to: the field, the group of switches, or the pad. */
+function controlsFor(root, field) {
+  if (field === "mask") return [$(root, ".lab-mask"), ...root.querySelectorAll('input[name="mask"]')];
+  if (field === "pad" || field === "query") return [$(root, ".pad")];
+  const input = $(root, `input[name="${field}"]`);
+  return input ? [input] : [];
+}
+
+/**
+ * Show each problem next to its control, and mark the numbers still on screen as stale:
+ * they no longer match the inputs, so they are greyed, the weights and output are hidden,
+ * and a sentence says so.
+ */
 export function renderErrors(root, problems) {
-  const where = { q1: "#lab-q1-msg", q2: "#lab-q2-msg", temperature: "#lab-t-msg", mask: "#lab-mask-msg" };
-  for (const selector of Object.values(where)) $(root, selector).textContent = "";
-  for (const input of root.querySelectorAll("input")) input.removeAttribute("aria-invalid");
+  for (const selector of Object.values(MESSAGES)) $(root, selector).textContent = "";
+  for (const element of root.querySelectorAll("[aria-invalid]")) element.removeAttribute("aria-invalid");
+  for (const element of root.querySelectorAll(".invalid")) element.classList.remove("invalid");
   for (const { field, message } of problems) {
-    const target = $(root, where[field] || ".state-notice"); // no field: the figure's notice
-    target.textContent = message;
-    const input = $(root, `input[name="${field}"]`);
-    if (input) input.setAttribute("aria-invalid", "true");
+    $(root, MESSAGES[field] || ".state-notice").textContent = message; // no field: the notice
+    for (const control of controlsFor(root, field)) {
+      control.setAttribute("aria-invalid", "true");
+      if (control.matches("fieldset, svg")) control.classList.add("invalid");
+    }
   }
+  const stale = problems.length > 0;
+  root.classList.toggle("is-stale", stale);
+  $(root, '[data-bind="stale"]').hidden = !stale;
+  $(root, ".lab-results").toggleAttribute("aria-busy", stale);
+  if (stale) $(root, '[data-bind="said"]').textContent = "";
+}
+
+/** The pad's keyboard: a small step, Shift for a big one, Page Up/Down, Home and End. */
+export function padMove(event) {
+  return (event.shiftKey && BIG[event.key]) || MOVES[event.key] || null;
 }
 
 export function mount(root, store) {
   const controls = $(root, ".lab-controls");
   controls.hidden = false;
+  for (const element of document.querySelectorAll("[data-live-only]")) element.hidden = false; // prose about the controls
   const svg = $(root, ".pad");
   const plane = $(svg, "g");
 
@@ -87,9 +118,10 @@ export function mount(root, store) {
     if (svg.hasPointerCapture(event.pointerId)) fromPointer(event);
   });
   svg.addEventListener("keydown", (event) => {
-    if (!MOVES[event.key]) return;
+    const move = padMove(event);
+    if (!move) return;
     event.preventDefault();
-    ask({ move: MOVES[event.key] });
+    ask({ move });
   });
 
   // The prediction on this page asks the lab to show a given query.

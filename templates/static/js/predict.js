@@ -1,24 +1,61 @@
-// Predict, then reveal: the reader commits to an answer before the lab shows the zero query.
+// Predict, then reveal: the reader commits to an answer, sees whether it was right, looks at
+// the lab (now on the zero query), and only then gets the explanation.
 
-const FEEDBACK = {
-  zero: "You predicted zero. The lab below now has the zero query: look at the output, then read why.",
-  other: "You predicted something other than zero. The lab below now has the zero query: see what it is, and why.",
+const VERDICT = {
+  true: "Right: the output does not become zero.",
+  false: "Not quite: the output does not become zero.",
 };
+const NEXT = "The lab below now has the zero query. Look at its output; the explanation opens here once you have seen it.";
+
+/** Is the address's #target inside the element (a link to a section in the explanation)? */
+function targets(element) {
+  const id = decodeURIComponent(location.hash.slice(1));
+  const target = id && document.getElementById(id);
+  return Boolean(target && element.contains(target));
+}
 
 export function mount(root) {
   const reveal = document.getElementById("zero-reveal");
   const choices = root.querySelector(".predict-choices");
   const feedback = root.querySelector(".predict-feedback");
-  reveal.hidden = true; // without JavaScript the explanation simply stays visible
+  const output = document.querySelector("#fig-003 .lab-output");
+  const open = () => { reveal.hidden = false; };
+  // Without JavaScript, or when a link leads into it, the explanation simply stays visible.
+  if (!targets(reveal)) reveal.hidden = true;
+  addEventListener("hashchange", () => {
+    if (targets(reveal)) {
+      open();
+      document.getElementById(decodeURIComponent(location.hash.slice(1))).scrollIntoView();
+    }
+  });
   choices.hidden = false;
   choices.addEventListener("click", (event) => {
     const guess = event.target.closest("button[data-guess]");
-    if (!guess) return;
+    if (!guess || guess.disabled) return;
     for (const button of choices.querySelectorAll("button")) {
       button.setAttribute("aria-pressed", String(button === guess));
+      button.disabled = true; // one prediction: it is locked in
     }
-    feedback.textContent = FEEDBACK[guess.dataset.guess];
-    reveal.hidden = false;
+    const right = guess.dataset.guess === root.dataset.answer;
+    const verdict = document.createElement("strong");
+    verdict.className = right ? "right" : "wrong";
+    verdict.textContent = VERDICT[right];
+    const now = document.createElement("button");
+    now.type = "button";
+    now.className = "reveal-now";
+    now.textContent = "Show the explanation now";
+    now.addEventListener("click", () => { open(); now.remove(); reveal.querySelector("h3")?.scrollIntoView(); });
+    feedback.replaceChildren(verdict, " ", NEXT, " ", now);
     document.dispatchEvent(new CustomEvent("lab:query", { detail: ["0", "0"] }));
+    if (output) {
+      const seen = new IntersectionObserver((entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return;
+        seen.disconnect();
+        open();
+        now.remove();
+      });
+      // Start watching once the lab is below the fold or the reader scrolls to it.
+      setTimeout(() => seen.observe(output), 600);
+    }
   });
 }

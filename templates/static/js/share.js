@@ -3,6 +3,7 @@
 
 import { html } from "./dom.js";
 import * as runtime from "./runtime.js";
+import { inLightPalette } from "./theme.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const STYLE = ["fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray", "stroke-linecap",
@@ -32,25 +33,77 @@ export function embedCode(root) {
   const title = root.querySelector(".fig-title").textContent.replace(/\s+/g, " ").trim();
   return `<iframe src="${escapeAttribute(src.href)}" title="${escapeAttribute(title)} (Attention Bench)" ` +
     `width="100%" height="${root.dataset.embedHeight}" style="border:0" loading="lazy" ` +
-    "data-attention-bench></iframe>";
+    'allow="clipboard-write" data-attention-bench></iframe>';
 }
 
-/** A standalone SVG file of a drawing: every computed style written into attributes. */
+/** An element's CSS transform as an SVG transform attribute (origin included), or null. */
+function transformAttribute(element, computed) {
+  const matrix = computed.getPropertyValue("transform");
+  if (!matrix || matrix === "none") return null;
+  let [ox, oy] = computed.getPropertyValue("transform-origin").split(" ").map(parseFloat);
+  if (computed.getPropertyValue("transform-box") === "fill-box" && element.getBBox) {
+    const box = element.getBBox(); // the origin is then measured from the element's own box
+    ox += box.x;
+    oy += box.y;
+  }
+  if (!ox && !oy) return matrix;
+  return `translate(${ox} ${oy}) ${matrix} translate(${-ox} ${-oy})`;
+}
+
+/**
+ * A standalone SVG file of a drawing as the reader sees it: every computed style and
+ * transform written into attributes, in the light palette, on its own light background,
+ * so it reads on a white slide whatever the reader's colour scheme.
+ */
 export function standaloneSvg(svg) {
   const clone = svg.cloneNode(true);
   const originals = [svg, ...svg.querySelectorAll("*")];
   const copies = [clone, ...clone.querySelectorAll("*")];
-  originals.forEach((element, i) => {
-    const computed = getComputedStyle(element);
-    for (const name of STYLE) copies[i].setAttribute(name, computed.getPropertyValue(name));
-    copies[i].removeAttribute("class");
-    copies[i].removeAttribute("tabindex");
+  const background = inLightPalette(() => {
+    originals.forEach((element, i) => {
+      const computed = getComputedStyle(element);
+      for (const name of STYLE) copies[i].setAttribute(name, computed.getPropertyValue(name));
+      const transform = transformAttribute(element, computed); // CSS transforms beat the attribute
+      if (transform) copies[i].setAttribute("transform", transform);
+      copies[i].removeAttribute("class");
+      copies[i].removeAttribute("tabindex");
+    });
+    return getComputedStyle(document.body).getPropertyValue("background-color");
   });
   const drawn = svg.getBoundingClientRect(); // the size it has on the page
+  const box = svg.viewBox.baseVal;
+  const backdrop = document.createElementNS(SVG_NS, "rect");
+  for (const [name, value] of Object.entries({ x: box.x, y: box.y, width: box.width, height: box.height,
+    fill: background, "data-role": "background" })) backdrop.setAttribute(name, value);
+  const labels = [...clone.children].filter((child) => ["title", "desc"].includes(child.localName));
+  if (labels.length) labels.at(-1).after(backdrop);
+  else clone.prepend(backdrop);
   clone.setAttribute("xmlns", SVG_NS);
   clone.setAttribute("width", Math.round(drawn.width));
   clone.setAttribute("height", Math.round(drawn.height));
   return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(clone);
+}
+
+/** Let a table's wrapper take focus (to scroll by keyboard) only while it really scrolls. */
+function watchScrolling(wrap) {
+  const check = () => {
+    const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
+    wrap.dataset.scrolls = String(scrolls);
+    if (scrolls) wrap.setAttribute("tabindex", "0");
+    else wrap.removeAttribute("tabindex");
+  };
+  new ResizeObserver(check).observe(wrap);
+  if (wrap.firstElementChild) new ResizeObserver(check).observe(wrap.firstElementChild);
+}
+
+/** Keep the embed's "Open in …" link on the state on screen (the address changes as readers work). */
+function followState(root) {
+  const link = document.querySelector(".embed-source a");
+  if (!link) return;
+  const update = () => link.setAttribute("href", deepLink(root));
+  for (const type of ["pointerenter", "focus", "pointerdown", "click", "contextmenu"]) {
+    link.addEventListener(type, update);
+  }
 }
 
 function download(name, type, text) {
@@ -90,6 +143,8 @@ function exportNumbers(root, format, status) {
 }
 
 export function mount(root) {
+  for (const wrap of root.querySelectorAll(".table-wrap")) watchScrolling(wrap);
+  if (document.querySelectorAll("[data-embed]").length === 1) followState(root);
   const drawing = root.querySelector("svg.bench-drawing, svg.value-plot");
   const status = html("p", { class: "share-status", role: "status" });
   const output = html("textarea", { class: "share-output", readonly: "", rows: "3", hidden: "",

@@ -1,0 +1,37 @@
+// The site's colour schemes: its dark rules are the stylesheet's prefers-color-scheme
+// blocks, so a page can force one scheme (embeds' theme=) or borrow the light one for a
+// moment (downloads) without a second copy of any colour.
+
+/** Every rule of the site's own stylesheets that applies only in dark mode. */
+export function darkRules() {
+  const found = [];
+  for (const sheet of document.styleSheets) {
+    let rules;
+    try { rules = sheet.cssRules; } catch { continue; } // another origin's sheet: not ours
+    for (const rule of rules) {
+      if (rule instanceof CSSMediaRule && /prefers-color-scheme:\s*dark/.test(rule.conditionText)) found.push(rule);
+    }
+  }
+  return found;
+}
+
+/** Force "light" or "dark" on this page, whatever the reader's system setting. */
+export function forceScheme(scheme) {
+  for (const rule of darkRules()) rule.media.mediaText = scheme === "dark" ? "all" : "not all";
+  document.documentElement.style.colorScheme = scheme; // form controls and scrollbars follow
+  document.documentElement.dataset.theme = scheme;
+}
+
+/**
+ * Run fn with the light palette in force, whatever the reader's colour scheme: the dark
+ * rules are switched off for the moment (synchronously, so nothing is painted meanwhile).
+ */
+export function inLightPalette(fn) {
+  const rules = darkRules().map((rule) => [rule, rule.media.mediaText]);
+  for (const [rule] of rules) rule.media.mediaText = "not all";
+  try {
+    return fn();
+  } finally {
+    for (const [rule, text] of rules) rule.media.mediaText = text;
+  }
+}
