@@ -418,7 +418,7 @@ def _drawing(words, tr, i, allowed, causal, t, rows) -> dict:
         "callouts": [{"n": k, "y": y} for k, y in enumerate(
             [40, DIAL_Y, lay.plate + 14, lay.tank + 28, lay.valves, lay.tray + 80], start=1)],
         "needle": _num(round(radius * 0.9, 3)),
-        "face": f"M {-radius:.3f} 0 A {radius:.3f} {radius:.3f} 0 0 1 {radius:.3f} 0 Z",
+        "face": f"M {-radius:.3f} 0 A {radius:.3f} {radius:.3f} 0 0 1 {radius:.3f} 0",  # no base line
         "tick": [0, -radius, 0, -radius + 7], "hub": 3, "label_y": [18, 34],
         "valve": {"radius": 16, "ring": 22, "pipe": [0, -26, 0, -16], "hit": [-32, -32, 64, 64]},
         "legend": {"y": lay.plate - 44, "text": f"q·k before the plate: the needle stands upright "

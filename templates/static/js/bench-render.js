@@ -96,13 +96,14 @@ export function renderControls(root, data) {
   if (!form) return;
   const focused = document.activeElement;
   const sentence = $(form, '[name="sentence"]');
-  if (sentence !== focused) sentence.value = data.sentence.text;
+  if (sentence !== focused && sentence.value !== data.sentence.text) sentence.value = data.sentence.text;
   setText(bound(form, "sentence-note"), data.sentence.note);
-  $(form, `input[name="head"][value="${data.head.name}"]`).checked = true;
+  const radio = $(form, `input[name="head"][value="${data.head.name}"]`);
+  if (!radio.checked) radio.checked = true;
   const t = $(form, 'input[name="temperature"]');
-  if (t !== focused) t.value = data.temperature.text;
+  if (t !== focused && t.value !== data.temperature.text) t.value = data.temperature.text;
   const slider = $(form, 'input[type="range"]');
-  if (slider !== focused) slider.value = data.slider;
+  if (slider !== focused && slider.value !== String(data.slider)) slider.value = data.slider;
   setAttr(slider, "aria-valuetext", `T = ${data.temperature.text}`);
   setText(bound(root, "behaviour"), data.head.behaviour);
   for (const el of root.querySelectorAll('[data-bind="head"]')) setText(el, data.head.name);
