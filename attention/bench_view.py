@@ -382,7 +382,7 @@ def _valves(words, weights, i, allowed, causal, lay) -> list[dict]:
     for j, w in enumerate(words):
         x, y = lay.xs[j], lay.valves + lay.rows[j] * VALVE_ROW
         is_open = bool(allowed[j])
-        state = "open" if is_open else "shut" if causal[j] else "shut: it comes after the query"
+        state = "open" if is_open else "shut" if causal[j] else "shut (it comes after the query)"
         out.append({"index": j, "x": x, "y": y, "word": w, **_look(j),
                     "open": is_open, "can_turn": bool(causal[j]),
                     "handle": [0, -11, 0, 11] if is_open else [-11, 0, 11, 0],
