@@ -205,12 +205,11 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
     t = _temperature(temperature, slider)
     closed = _shut(shut, n)
     head_state = _head_state(tuple(words), head, t, tuple(closed))
-    allowed, causal, tr = head_state.allowed, head_state.causal, head_state.trace
-    if not allowed[i].any():
+    if not head_state.allowed[i].any():
         raise BenchInputError("shut", f"Every key “{words[i]}” may use is shut: nothing to "
                                       "pour. Open a stopcock.")
-    Q, K = head_state.Q, head_state.K  # (n, d_k) each
-    rows = _rows(words, tr, Q[i], K, i, allowed[i], causal[i], closed)
+    Q = head_state.Q  # (n, d_k)
+    rows, drawing, summary = _query_parts(tuple(words), head, t, tuple(closed), i)
     return {
         "state": {"sentence": " ".join(words), "head": head, "query": i,
                   "temperature": typed(t), "shut": [j for j in range(n) if closed[j]]},
@@ -224,9 +223,20 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
         "matrix": head_state.matrix,
         "masks": head_state.masks,
         "empty": head_state.empty,
-        "drawing": _drawing(words, tr, i, allowed[i], causal[i], t, rows),
-        "summary": _summary(words, tr.weights[i], i),
+        "drawing": drawing,
+        "summary": summary,
     }
+
+
+@functools.lru_cache(maxsize=64)
+def _query_parts(words: tuple, head: str, t: float, closed: tuple, i: int) -> tuple:
+    """Return one query's table rows, drawing and summary; a reader clicking back and forth
+    between rows gets them again at once. Callers must not change what it returns."""
+    hs = _head_state(words, head, t, closed)
+    words = list(words)
+    rows = _rows(words, hs.trace, hs.Q[i], hs.K, i, hs.allowed[i], hs.causal[i], list(closed))
+    drawing = _drawing(words, hs.trace, i, hs.allowed[i], hs.causal[i], t, rows)
+    return rows, drawing, _summary(words, hs.trace.weights[i], i)
 
 
 class _HeadState(NamedTuple):
