@@ -396,7 +396,7 @@ def _valves(words, weights, i, allowed, causal, lay) -> list[dict]:
         out.append({"index": j, "x": x, "y": y, "word": w, **_look(j),
                     "open": is_open, "can_turn": bool(causal[j]),
                     "handle": [0, -11, 0, 11] if is_open else [-11, 0, 11, 0],
-                    "stream": f"M 0 16 L 0 30 L {WIDTH / 2 - x:.3f} {lay.tray - y:.3f}",
+                    "stream": f"M 0 16 L 0 30 L {_num(round(WIDTH / 2 - x, 3))} {_num(lay.tray - y)}",
                     "flow": _num(round(float(weights[j]) * 16.0, 3)),
                     "label": f"Stopcock of {w} (word {j})", "state": state})
     return out
@@ -428,7 +428,7 @@ def _drawing(words, tr, i, allowed, causal, t, rows) -> dict:
         "callouts": [{"n": k, "y": y} for k, y in enumerate(
             [40, DIAL_Y, lay.plate + 14, lay.tank + 28, lay.valves, lay.tray + 80], start=1)],
         "needle": _num(round(radius * 0.9, 3)),
-        "face": f"M {-radius:.3f} 0 A {radius:.3f} {radius:.3f} 0 0 1 {radius:.3f} 0",  # no base line
+        "face": f"M {-radius} 0 A {radius} {radius} 0 0 1 {radius} 0",  # open: no base line
         "tick": [0, -radius, 0, -radius + 7], "hub": 3, "label_y": [18, 34],
         "valve": {"radius": 16, "ring": 22, "pipe": [0, -26, 0, -16], "hit": [-32, -32, 64, 64]},
         "legend": {"y": lay.plate - 44, "text": f"q·k before the plate: the needle stands upright "

@@ -23,8 +23,6 @@ export function fillDial(g, x) {
 export function fillValve(g, v, live) {
   setAttr(g, "class", `valve ${v.open ? "open" : "shut"}${v.can_turn ? "" : " dead"} c${v.colour} p${v.pattern}`);
   setAttr(g, "data-index", v.index);
-  setAttr(g, "data-word", v.word);
-  setAttr(g, "data-label", v.label);
   setAttr(g, "transform", `translate(${v.x} ${v.y})`);
   const [, stream, , , handle] = g.children;
   setAttr(stream, "d", v.stream);

@@ -37,7 +37,9 @@ function wireControls(root, store) {
     else if (input.name === "temperature") ask(store, { temperature: input.value });
   });
   for (const g of root.querySelectorAll(".valve")) { // the drawing as built: make it operable
-    markValve(g, { label: g.dataset.label, state: g.getAttribute("aria-label").slice(g.dataset.label.length + 2),
+    const name = g.getAttribute("aria-label"); // "<label>: <state>", as the build wrote it
+    const cut = name.lastIndexOf(": ");
+    markValve(g, { label: name.slice(0, cut), state: name.slice(cut + 2),
       open: g.classList.contains("open"), can_turn: !g.classList.contains("dead") });
   }
   const drawing = $(root, ".bench-drawing");
