@@ -45,7 +45,8 @@ from .ops import Trace, attend, project
 
 __all__ = [
     "CLASSES", "DEFAULT_SENTENCE", "D_K", "FEATURES", "HEADS", "Head", "LEXICON", "MAX_WORDS",
-    "OMEGA1", "OMEGA2", "Entry", "causal_mask", "encode", "tokenize", "trace", "weights",
+    "OMEGA1", "OMEGA2", "Entry", "causal_mask", "encode", "lexicon_by_class", "tokenize", "trace",
+    "weights",
 ]
 
 FEATURES = (
@@ -211,59 +212,79 @@ _VERB = (
     {0: {"verb": 10}, 1: _RECENT},
 )
 
+# Each head's "why" is short paragraphs separated by a blank line. Feature names (bias,
+# det, noun, verb, pron, person, sin1, cos1, sin2, cos2) are the rows of W_Q and W_K, as in
+# FEATURES; the page renders W_Q and W_K with subscripts.
 _SPECS = (
     ("previous-token", _PREV,
      "Every word looks at the word just before it.",
-     "Channels 0 and 1 compare fast waves. W_K copies each key's sin2 and cos2 rows into "
-     "channels 0 and 1 (times 10). W_Q fills the same channels from the query's sin2 and cos2 "
-     "rows with -0.12, -0.69, 0.69, -0.12: 0.7 times the query's wave turned back by one step "
-     "(cos 1.75 = -0.18, sin 1.75 = 0.98). Their product is 7 cos(1.75 (i - 1 - j)): 7 for the "
-     "word just before, only -1.2 for the word itself. About 5 and 8 words back the fast wave "
-     "nearly lines up again, so channel 2 adds a small recency nudge: W_K's sin1 and cos1 rows "
-     "give 20 sin1 - 30 cos1, which rises at every step, and every query asks it with 2 (bias "
-     "row). The word itself, one step more recent, keeps a visible share."),
+     "Channels 0 and 1 compare the fast position waves (the sin2 and cos2 features). W_K copies "
+     "a key's sin2 and cos2 into channels 0 and 1, times 10. W_Q fills the same channels from "
+     "the query's sin2 and cos2 with −0.12, −0.69, 0.69 and −0.12: 0.7 times the query's wave "
+     "turned back by one step (cos 1.75 = −0.18, sin 1.75 = 0.98).\n\n"
+     "Their product is 7 cos(1.75 (i − 1 − j)): 7 for the word just before the query, only −1.2 "
+     "for the query itself.\n\n"
+     "About 5 and 8 words back the fast wave nearly lines up again, so channel 2 adds a small "
+     "nudge towards recent words: W_K turns the slow wave into 20 sin1 − 30 cos1, which rises "
+     "at every step, and every query asks for it with 2 (from its bias feature). The query "
+     "itself, one step more recent, keeps a visible share."),
     ("sink", _SINK,
      "Every word looks at the first word of the sentence.",
-     "One channel. W_K's sin1 and cos1 rows put 20 sin1 - 30 cos1 into channel 0: a recency "
-     "count that is -30 at the first word and rises at every step, to about +30 at word 40. "
-     "Every query asks channel 0 with -4 (bias row), so the earlier a word, the higher its "
-     "score. The first word wins whatever it is; the second trails it by 4 x 1.04 = 4.1 (1.5 "
-     "after the division by the square root of 8), so it keeps a share of about 0.2."),
+     "One channel. W_K turns a key's slow position wave into 20 sin1 − 30 cos1: a recency "
+     "count that is −30 at the first word and rises at every step, to about +30 at word 40.\n\n"
+     "Every query asks channel 0 with −4 (from its bias feature), so the earlier a word, the "
+     "higher its score. The first word wins whatever it is.\n\n"
+     "The second word trails it by 4 × 1.04 = 4.1 (1.5 after the division by √8), so it keeps "
+     "a share of about 0.2."),
     ("coreference", _COREF,
      "A pronoun looks at the nearest earlier noun that agrees with it (she, he, they: a "
      "person; it: a thing), or at itself if there is none; other words look at the first word.",
-     "Channel 2 is recency: W_K's sin1 and cos1 rows give 20 sin1 - 30 cos1, rising at every "
-     "step. Pronouns ask it with +2.5 (pron row), so among equal words the latest wins, and "
-     "with no agreeing noun the pronoun itself, the latest word, does. The other classes ask "
-     "it with -250 (det, noun, verb and other rows), which sends them firmly to the first word. "
-     "Channel 0 checks for a person: keys hold 10 x person; she, he and they ask 32 - 16 = +16 "
-     "(person and pron rows) and it asks -16, so a noun of the wrong kind ends 160 below one "
-     "of the right kind. Channel 1 finds nouns: keys hold 10 x noun, and a pronoun asks with "
-     "7.7 + 5 sin1 - 7.5 cos1 of its own position. Times 10 that is 2.5 x (the pronoun's "
-     "recency + 30) + 2: all the recency that the words after an earlier noun, the pronoun "
-     "included, can have over the first word, plus 2. So the nearest agreeing noun beats every "
-     "word after it by at least 2, before the division by the square root of 8. Nouns also get "
-     "+16 or -16 on channel 0 (the noun row), and every word gets the sin1 and cos1 part of "
-     "channel 1, but for non-pronouns the -250 on channel 2 outweighs both."),
+     "Channel 0 checks for a person. Keys hold 10 × person; she, he and they ask with "
+     "32 − 16 = +16 (person and pron features) and it asks with −16. A noun of the wrong kind "
+     "ends 160 below one of the right kind.\n\n"
+     "Channel 1 finds nouns. Keys hold 10 × noun, and a pronoun asks with "
+     "7.7 + 5 sin1 − 7.5 cos1 of its own position. Times 10 that is 2.5 × (the pronoun's "
+     "recency + 30) + 2: all the recency that the words after an earlier noun can have over the "
+     "first word, plus 2. So the nearest agreeing noun beats every word after it by at least 2, "
+     "before the division by √8.\n\n"
+     "Channel 2 is recency: W_K turns the slow position wave into 20 sin1 − 30 cos1, rising at "
+     "every step. Pronouns ask for it with +2.5, so among equal words the latest wins, and with "
+     "no agreeing noun the pronoun itself, the latest word, does. Every other class asks with "
+     "−250, which sends those words firmly to the first word and outweighs what they get on "
+     "channels 0 and 1."),
     ("verb-lookup", _VERB,
      "A noun looks at the nearest earlier verb, or at itself if there is none; other words "
      "look at the first word.",
-     "Channel 1 is recency: W_K's sin1 and cos1 rows give 20 sin1 - 30 cos1, rising at every "
-     "step. Nouns ask it with +2.5 (noun row), so among equal words the latest wins, and with "
-     "no verb before it the noun itself does. The other classes ask it with -80 (det, verb, "
-     "pron and other rows), which sends them firmly to the first word. Channel 0 finds verbs: "
-     "keys hold 10 x verb, and a noun asks with 7.7 + 5 sin1 - 7.5 cos1 of its own position. "
-     "Times 10 that is 2.5 x (the noun's recency + 30) + 2: all the recency that the words "
-     "after an earlier verb, the noun included, can have over the first word, plus 2. So the "
-     "nearest earlier verb beats every word after it by at least 2, before the division by "
-     "the square root of 8. Other words get only the sin1 and cos1 part of channel 0, at "
-     "most 75 either way, which their -80 on channel 1 outweighs."),
+     "Channel 0 finds verbs. Keys hold 10 × verb, and a noun asks with 7.7 + 5 sin1 − 7.5 cos1 "
+     "of its own position. Times 10 that is 2.5 × (the noun's recency + 30) + 2: all the "
+     "recency that the words after an earlier verb can have over the first word, plus 2. So "
+     "the nearest earlier verb beats every word after it by at least 2, before the division "
+     "by √8.\n\n"
+     "Channel 1 is recency: W_K turns the slow position wave into 20 sin1 − 30 cos1, rising at "
+     "every step. Nouns ask for it with +2.5, so among equal words the latest wins, and with no "
+     "verb before it the noun itself does.\n\n"
+     "Every other class asks channel 1 with −80, which sends those words firmly to the first "
+     "word: the sin1 and cos1 part of channel 0 gives them at most 75 either way."),
 )
 
 HEADS = MappingProxyType({
     name: Head(name, _table(q), _table(k), _values(), behaviour, why)
     for name, (q, k), behaviour, why in _SPECS
 })
+
+
+def lexicon_by_class() -> dict[str, list[str]]:
+    """Return the lexicon's words grouped by class, in CLASSES order, each group sorted.
+
+    Display only: the page lists the words a reader may type.
+
+    >>> groups = lexicon_by_class()
+    >>> list(groups) == list(CLASSES), groups["pronoun"]
+    (True, ['he', 'it', 'she', 'they'])
+    >>> sum(len(ws) for ws in groups.values()) == len(LEXICON)
+    True
+    """
+    return {c: sorted(w for w, e in LEXICON.items() if e.word_class == c) for c in CLASSES}
 
 
 def _head(head) -> Head:

@@ -3,6 +3,22 @@
 ``view()`` takes the reader's state (sentence, head, query word, temperature, shut
 stopcocks) and returns plain, JSON-safe data, geometry included, so the page only
 places what it is given. Bad input raises ``BenchInputError`` naming the field.
+
+The answer's keys (see ``view``): ``state``, ``sentence`` (``words``, ``text``, and ``note``,
+which says how typed text was read: lower-cased, punctuation dropped, or ""), ``head``,
+``query``, ``temperature``, ``slider``, ``shut``, ``rows`` (the working table, one per
+word), ``matrix`` (per row, per column: None where masked, else [weight text, shade 0..10]),
+``masks`` (per row a string, one letter per column: "a" allowed, "f" later word under the
+causal mask, "s" stopcock shut), ``empty`` (per row: True when every key it may use is shut),
+``drawing`` (FIG-004's geometry, below) and ``summary`` (the row in one sentence, which the
+page also announces).
+
+The drawing reads in the order of the formula: (1) the carriage holds q; (2) one dial per key
+reads the raw q·k, *before* the plate, the needle upright for the best match among the open
+keys and leaning left by how far below it a key reads; (3) the plate divides by √d_k and T;
+(4) the sealed tank; (5) the stopcocks share it by e^z; (6) the tray stacks the weights.
+Dials and stopcocks wrap into rows of ``COLUMNS`` so that 40 words stay readable; every
+position, angle, colour index, pattern index and text is computed here.
 """
 
 from __future__ import annotations
@@ -16,12 +32,16 @@ import numpy as np
 from . import bench, lab, whatif
 from .numbers import fixed, fixed_all, shown, typed
 
-__all__ = ["BenchInputError", "WIDTH", "heads", "matrix_weights", "parse_sentence", "view"]
+__all__ = ["BenchInputError", "WIDTH", "heads", "lexicon", "matrix_weights", "parse_sentence",
+           "view"]
 
 WIDTH = 800  # the drawing's width in SVG units; everything scales with the page
-DIAL_SPAN = 8.0  # a dial covers readings from the top reading down to DIAL_SPAN below it
-PALETTE = 8  # word colours cycle through this many (Okabe–Ito), by position
-TRAY = (560, 150)  # the core sample's bottom y and full height: one unit of attention
+DIAL_SPAN = 20  # a needle lies flat for a raw q·k this far or more below the best open key
+PALETTE = 8  # word colours cycle through this many, by position ...
+PATTERNS = 5  # ... and each lap of the palette gets its own texture: 40 words, 40 looks
+COLUMNS = 8  # dials and stopcocks per row; more words wrap into further rows
+TRAY_HEIGHT = 150  # the core sample's full height: one unit of attention
+LABEL_MIN = 30  # a stratum this thick is labelled on a phone (large text), half this elsewhere
 
 
 class BenchInputError(ValueError):
@@ -39,7 +59,7 @@ def parse_sentence(text) -> list[str]:
     ['the', 'pilot', 'saw', 'it']
     >>> parse_sentence("the pilot sawe a brige")
     Traceback (most recent call last):
-    attention.bench_view.BenchInputError: Not in the lexicon: “sawe” (try saw, lawyer), “brige” (try bridge).
+    attention.bench_view.BenchInputError: Not in the lexicon: “sawe” (try saw), “brige” (try bridge).
     """
     if not isinstance(text, str):
         raise BenchInputError("sentence", "The sentence must be text.")
@@ -53,7 +73,7 @@ def parse_sentence(text) -> list[str]:
     if unknown:
         parts = []
         for w in unknown[:8]:
-            near = difflib.get_close_matches(w, bench.LEXICON.keys(), n=2, cutoff=0.6)
+            near = difflib.get_close_matches(w, bench.LEXICON.keys(), n=2, cutoff=0.7)
             parts.append(f"“{w[:30]}”" + (f" (try {', '.join(near)})" if near else ""))
         more = f" and {len(unknown) - 8} more" if len(unknown) > 8 else ""
         raise BenchInputError("sentence", f"Not in the lexicon: {', '.join(parts)}{more}.")
@@ -137,9 +157,40 @@ def _strips(q: np.ndarray, K: np.ndarray) -> list[dict]:
             for s, lv, tx in zip(signs, levels, texts)]
 
 
+def _note(text, words: list[str]) -> str:
+    """Say how typed text was read, when the bench changed it ("" when it did not).
+
+    >>> _note("The car, then it!", ["the", "car", "then", "it"])
+    'Read as “the car then it”: lower-cased, punctuation dropped.'
+    >>> _note("the  car", ["the", "car"])
+    ''
+    """
+    if text is None:
+        return ""
+    plain = " ".join(text.split())
+    changes = [what for what, changed in (
+        ("lower-cased", plain != plain.lower()),
+        ("punctuation dropped", any(ch in text for ch in ".,;:!?"))) if changed]
+    return f"Read as “{' '.join(words)}”: {', '.join(changes)}." if changes else ""
+
+
+def lexicon() -> list[dict]:
+    """Return the bench's lexicon grouped by class, for the page's word list.
+
+    >>> [(g["class"], len(g["words"])) for g in lexicon()][3]
+    ('pronoun', 4)
+    """
+    names = {"determiner": "Determiners", "noun": "Nouns", "verb": "Verbs",
+             "pronoun": "Pronouns", "other": "Other words"}
+    return [{"class": c, "label": names[c], "words": ws}
+            for c, ws in bench.lexicon_by_class().items()]
+
+
 def view(sentence=None, head="coreference", query=None, temperature="1", slider=None,
          shut=None, without=()) -> dict:
     """Return the bench's full state for a reader's choices; raise BenchInputError if bad.
+
+    The keys are listed in the module docstring.
 
     ``without`` removes steps ("scale", "mask", "shift") for the what-if comparison in
     ``data["whatif"]`` (schema: attention.whatif.bench_entry).
@@ -157,32 +208,46 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
     t = _temperature(temperature, slider)
     closed = _shut(shut, n)
     head_state = _head_state(tuple(words), head, t, tuple(closed))
-    allowed, causal, tr = head_state.allowed, head_state.causal, head_state.trace
-    if not allowed[i].any():
+    if not head_state.allowed[i].any():
         raise BenchInputError("shut", f"Every key “{words[i]}” may use is shut: nothing to "
                                       "pour. Open a stopcock.")
-    Q, K = head_state.Q, head_state.K  # (n, d_k) each
+    Q = head_state.Q  # (n, d_k)
+    rows, drawing, summary = _query_parts(tuple(words), head, t, tuple(closed), i)
     out = {
         "state": {"sentence": " ".join(words), "head": head, "query": i,
                   "temperature": typed(t), "shut": [j for j in range(n) if closed[j]]},
-        "sentence": {"words": words, "text": " ".join(words)},
+        "sentence": {"words": words, "text": " ".join(words), "note": _note(sentence, words)},
         "head": {"name": head, "behaviour": bench.HEADS[head].behaviour},
         "query": {"index": i, "word": words[i], "vector": shown(Q[i]),
                   "strip": _strips(Q[i], np.ones((1, len(Q[i]))))[0]},
         "temperature": {"value": t, "text": typed(t)}, "slider": lab.slider_position(t),
         "shut": [j for j in range(n) if closed[j]],
-        "rows": _rows(words, tr, Q[i], K, i, allowed[i], causal[i], closed),
+        "rows": rows,
         "matrix": head_state.matrix,
-        "drawing": _drawing(words, tr, i, allowed[i], causal[i], t),
-        "summary": _summary(words, tr.weights[i], i),
+        "masks": head_state.masks,
+        "empty": head_state.empty,
+        "drawing": drawing,
+        "summary": summary,
     }
     try:  # the what-if panel: the same row with steps removed (attention.whatif)
         removed = whatif.steps(without)
     except ValueError as exc:
         raise BenchInputError("without", f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
-    out["whatif"] = {**whatif.bench_entry(tr, removed, i, words, causal, closed),
+    out["whatif"] = {**whatif.bench_entry(head_state.trace, removed, i, words,
+                                          head_state.causal, closed),
                      "state": out["state"]}
     return out
+
+
+@functools.lru_cache(maxsize=64)
+def _query_parts(words: tuple, head: str, t: float, closed: tuple, i: int) -> tuple:
+    """Return one query's table rows, drawing and summary; a reader clicking back and forth
+    between rows gets them again at once. Callers must not change what it returns."""
+    hs = _head_state(words, head, t, closed)
+    words = list(words)
+    rows = _rows(words, hs.trace, hs.Q[i], hs.K, i, hs.allowed[i], hs.causal[i], list(closed))
+    drawing = _drawing(words, hs.trace, i, hs.allowed[i], hs.causal[i], t, rows)
+    return rows, drawing, _summary(words, hs.trace.weights[i], i)
 
 
 class _HeadState(NamedTuple):
@@ -194,6 +259,8 @@ class _HeadState(NamedTuple):
     Q: np.ndarray  # (n, d_k)
     K: np.ndarray  # (n, d_k)
     matrix: tuple  # per row, per column: None (masked) or (weight text, shade level 0..10)
+    masks: tuple  # per row a string: "a" allowed, "f" later word (causal mask), "s" shut
+    empty: tuple  # per row: True when every key the row may use is shut
 
 
 @functools.lru_cache(maxsize=16)
@@ -210,7 +277,10 @@ def _head_state(words: tuple, head: str, t: float, closed: tuple) -> _HeadState:
     levels = np.rint(tr.weights * 10).astype(int)  # (n, n)
     matrix = tuple(tuple(None if not allowed[r, c] or empty[r] else (texts[r][c], int(levels[r, c]))
                          for c in range(n)) for r in range(n))
-    return _HeadState(causal, allowed, tr, X @ h.W_Q, X @ h.W_K, matrix)
+    masks = tuple("".join("a" if allowed[r, c] else "f" if not causal[r, c] else "s"
+                          for c in range(n)) for r in range(n))
+    return _HeadState(causal, allowed, tr, X @ h.W_Q, X @ h.W_K, matrix, masks,
+                      tuple(bool(e) for e in empty))
 
 
 def matrix_weights(sentence=None, head="coreference", temperature="1", slider=None,
@@ -223,17 +293,38 @@ def matrix_weights(sentence=None, head="coreference", temperature="1", slider=No
     return np.where(hs.allowed, hs.trace.weights, 0.0).tolist()
 
 
+def _num(x) -> int | float:
+    """Return x as an int when it is whole, so Jinja and JavaScript print it alike ("85").
+
+    >>> _num(85.0), _num(-0.0), _num(0.125)
+    (85, 0, 0.125)
+    """
+    x = float(x)
+    return int(x) if x == int(x) else x
+
+
+def _look(j: int) -> dict:
+    """Return word j's colour (cycling through PALETTE) and texture (one per lap of it)."""
+    return {"colour": j % PALETTE, "pattern": (j // PALETTE) % PATTERNS}
+
+
+def _row_note(allowed: bool, causal: bool) -> str:
+    """Say why a key gets no weight, for screen readers ("" when it is open)."""
+    return "" if allowed else " (comes later: masked)" if not causal else " (stopcock shut)"
+
+
 def _rows(words, tr, q, K, i, allowed, causal, closed) -> list[dict]:
     """Return the working table's rows for query i."""
     strips = _strips(q, K)
     return [{
-        "index": j, "word": w, "colour": j % PALETTE, "allowed": bool(allowed[j]),
+        "index": j, "word": w, **_look(j), "allowed": bool(allowed[j]),
         "future": not causal[j], "shut": closed[j], "is_query": j == i,
+        "note": _row_note(bool(allowed[j]), bool(causal[j])),
         "strip": strips[j],
         "dot": shown(tr.scores[i, j]), "scaled": shown(tr.scaled[i, j]),
         "tempered": shown(tr.tempered[i, j]),
         "exp": shown(tr.exp[i, j]) if allowed[j] else {"value": 0.0, "text": "0.000"},
-        "weight": shown(tr.weights[i, j]),
+        "weight": shown(tr.weights[i, j]), "bar": _num(round(float(tr.weights[i, j]), 4)),
     } for j, w in enumerate(words)]
 
 
@@ -244,39 +335,127 @@ def _summary(words, weights, i) -> str:
     return f"query {words[i]}: " + ", ".join(parts[:6]) + ("" if len(parts) <= 6 else ", …")
 
 
-def _drawing(words, tr, i, allowed, causal, t) -> dict:
-    """Return the bench drawing's geometry in SVG units (see templates/figures/bench.html)."""
-    n = len(words)
-    pitch = (WIDTH - 80) / n  # horizontal room for each word
-    xs = [40 + pitch * (j + 0.5) for j in range(n)]
-    z = tr.tempered[i]  # (n,)
-    top = z[allowed].max()
-    bottom, height = TRAY
-    strata, y = [], float(bottom)
-    for j in range(n):  # the tray fills from the first word up
-        h = float(tr.weights[i, j] * height)
+class _Layout(NamedTuple):
+    """Where the drawing's stations sit (SVG units) for a sentence of n words."""
+
+    xs: list  # each word's x, in rows of COLUMNS
+    rows: list  # each word's row
+    plate: float  # the plate's top
+    tank: float  # the tank's top
+    valves: float  # the first row of stopcocks' centre
+    tray: float  # the tray's top
+    height: float  # the whole drawing
+
+
+DIAL_Y, DIAL_ROW, LABELS = 118, 176, 150  # first dial row's centre, row pitch, label room
+VALVE_ROW = 76  # stopcock row pitch
+
+
+def _layout(n: int) -> _Layout:
+    """Lay out n words: dials and stopcocks in rows of at most COLUMNS, stations below.
+
+    >>> _layout(8).height, _layout(40).height
+    (600, 1608)
+    """
+    cols = min(n, COLUMNS)
+    lines = -(-n // COLUMNS)
+    pitch = (WIDTH - 80) / cols  # at least 90: room for a word and its reading
+    xs = [_num(round(40 + pitch * (j % cols + 0.5), 3)) for j in range(n)]
+    plate = DIAL_Y + (lines - 1) * DIAL_ROW + LABELS
+    tank = plate + 36
+    valves = tank + 90
+    tray = valves + (lines - 1) * VALVE_ROW + 40
+    return _Layout(xs, [j // cols for j in range(n)], plate, tank, valves, tray, tray + 166)
+
+
+def _dial_angle(gap: float) -> float:
+    """Return a needle's angle for a key reading `gap` below the best open key: 0 (upright)
+    for the best, leaning left to -90 (flat) at DIAL_SPAN or more below.
+
+    >>> _dial_angle(0.0), _dial_angle(DIAL_SPAN / 2), _dial_angle(3 * DIAL_SPAN)
+    (0.0, -45.0, -90.0)
+    """
+    return round(-90.0 * min(gap / DIAL_SPAN, 1.0), 2) + 0.0
+
+
+def _dials(words, scores, i, allowed, causal, rows, lay) -> list[dict]:
+    """Return one dial per key: it reads the raw q·k, as the table's q·k column does."""
+    top = scores[allowed].max()
+    out = []
+    for j, w in enumerate(words):
+        state = "live" if allowed[j] else "shut" if causal[j] else "dead"
+        gap = float(top - scores[j])
+        best = bool(allowed[j] and gap <= 0)
+        why = {"live": " (the best match)" if best else "", "shut": " (stopcock shut)",
+               "dead": " (comes later: masked)"}[state]
+        out.append({"index": j, "x": lay.xs[j], "y": DIAL_Y + lay.rows[j] * DIAL_ROW,
+                    "word": w, **_look(j), "state": state, "best": best, "is_query": j == i,
+                    "angle": _num(_dial_angle(gap) if allowed[j] else -90.0),
+                    "pinned": bool(allowed[j] and gap >= DIAL_SPAN),
+                    "reading": rows[j]["dot"]["text"],
+                    "label": f"{w}, word {j}: q·k {rows[j]['dot']['text']}{why}"})
+    return out
+
+
+def _valves(words, weights, i, allowed, causal, lay) -> list[dict]:
+    """Return one stopcock per key: open or shut, and the stream it lets through."""
+    out = []
+    for j, w in enumerate(words):
+        x, y = lay.xs[j], lay.valves + lay.rows[j] * VALVE_ROW
+        is_open = bool(allowed[j])
+        state = "open" if is_open else "shut" if causal[j] else "shut (it comes after the query)"
+        out.append({"index": j, "x": x, "y": y, "word": w, **_look(j),
+                    "open": is_open, "can_turn": bool(causal[j]),
+                    "handle": [0, -11, 0, 11] if is_open else [-11, 0, 11, 0],
+                    "stream": f"M 0 16 L 0 30 L {_num(round(WIDTH / 2 - x, 3))} {_num(lay.tray - y)}",
+                    "flow": _num(round(float(weights[j]) * 16.0, 3)),
+                    "label": f"Stopcock of {w} (word {j})", "state": state})
+    return out
+
+
+def _strata(words, weights, lay) -> list[dict]:
+    """Return the tray's strata, the first word at the bottom, thickness = weight."""
+    strata, y = [], float(lay.tray + 4 + TRAY_HEIGHT)
+    for j, w in enumerate(words):
+        h = float(weights[j] * TRAY_HEIGHT)
         y -= h
-        strata.append({"index": j, "colour": j % PALETTE, "y": round(y, 3), "height": round(h, 3),
-                       "label": h >= 14, "label_y": round(y + h / 2 + 4, 3),
-                       "text": f"{words[j]} {fixed(tr.weights[i, j])}"})
-    radius = min(26.0, pitch * 0.42)
+        strata.append({"index": j, **_look(j), "y": _num(round(y, 3)),
+                       "height": _num(round(h, 3)),
+                       "label": h >= LABEL_MIN / 2, "wide": h >= LABEL_MIN,
+                       "label_y": _num(round(y + h / 2 + 5, 3)),
+                       "text": f"{w} {fixed(weights[j])}"})
+    return strata
+
+
+def _drawing(words, tr, i, allowed, causal, t, rows) -> dict:
+    """Return the bench drawing's geometry in SVG units (FIG-004, templates/figures)."""
+    n = len(words)
+    lay = _layout(n)
+    valves = _valves(words, tr.weights[i], i, allowed, causal, lay)
+    lines = sorted(set(lay.rows))
+    radius = 26
     return {
-        "needle": round(radius * 0.9, 3),
-        "face": f"M {-radius:.3f} 0 A {radius:.3f} {radius:.3f} 0 0 1 {radius:.3f} 0 Z",
-        "labels": pitch >= 34, "valve_radius": round(min(9.0, pitch * 0.3), 3),
-        "manifold": [round(xs[0], 3), round(xs[-1], 3)],
-        "carriage": {"x": round(xs[i], 3), "word": words[i],
+        "viewbox": f"0 0 {WIDTH} {lay.height}",
+        "callouts": [{"n": k, "y": y} for k, y in enumerate(
+            [40, DIAL_Y, lay.plate + 14, lay.tank + 28, lay.valves, lay.tray + 80], start=1)],
+        "needle": _num(round(radius * 0.9, 3)),
+        "face": f"M {-radius} 0 A {radius} {radius} 0 0 1 {radius} 0",  # open: no base line
+        "tick": [0, -radius, 0, -radius + 7], "hub": 3, "label_y": [18, 34],
+        "valve": {"radius": 16, "ring": 22, "pipe": [0, -26, 0, -16], "hit": [-32, -32, 64, 64]},
+        "legend": {"y": lay.plate - 44, "text": f"q·k before the plate: the needle stands upright "
+                   f"for the best open key and lies flat {DIAL_SPAN} or more below it"},
+        "stratum": {"x": 340, "width": 120, "label_x": 472},
+        "carriage": {"x": lay.xs[i], "y": 40, "word": words[i],
                      "cells": [-56 + 14 * c for c in range(bench.D_K)]},
-        "dials": [{"index": j, "x": round(xs[j], 3), "word": words[j], "colour": j % PALETTE,
-                   "state": "live" if allowed[j] else "shut" if causal[j] else "dead",
-                   "angle": round(float(180 * min(max(1 + (z[j] - top) / DIAL_SPAN, 0), 1) - 90), 2)
-                   if allowed[j] else -90.0,
-                   "pinned": bool(allowed[j] and z[j] - top < -DIAL_SPAN)} for j in range(n)],
+        "dials": _dials(words, tr.scores[i], i, allowed, causal, rows, lay),
         "plate": f"÷ √{bench.D_K}" + ("" if t == lab.NEUTRAL_T else f" ÷ T ({typed(t)})"),
-        "valves": [{"index": j, "x": round(xs[j], 3), "word": words[j], "colour": j % PALETTE,
-                    "open": bool(allowed[j]), "can_turn": bool(causal[j]),
-                    "stream": f"M 0 9 L 0 25 L {WIDTH / 2 - xs[j]:.3f} 62",
-                    "flow": round(float(tr.weights[i, j]) * min(18.0, pitch * 0.5), 3)}
-                   for j in range(n)],
-        "strata": strata,
+        "plate_box": {"y": lay.plate, "text_y": lay.plate + 19},
+        "tank": {"y": lay.tank, "fluid_y": lay.tank + 6, "text_y": lay.tank + 34},
+        "pipe": [lay.tank + 56, lay.valves - 26 + lines[-1] * VALVE_ROW],
+        "manifolds": [[min(v["x"] for v in valves if lay.rows[v["index"]] == r),
+                       max(v["x"] for v in valves if lay.rows[v["index"]] == r),
+                       lay.valves - 26 + r * VALVE_ROW] for r in lines],
+        "valves": valves,
+        "tray_y": lay.tray, "tray_height": TRAY_HEIGHT + 8,
+        "strata": _strata(words, tr.weights[i], lay),
     }

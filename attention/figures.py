@@ -112,7 +112,7 @@ def bench_figure(**state) -> dict:
     return {**bench_view.view(**state), "heads": bench_view.heads(), "limits": lab.limits(),
             "max_words": bench.MAX_WORDS, "lexicon_size": len(bench.LEXICON),
             "d_k": bench.D_K, "dial_span": bench_view.DIAL_SPAN, "neutral_t": exact(lab.NEUTRAL_T),
-            "palette": bench_view.PALETTE,
+            "palette": bench_view.PALETTE, "lexicon": bench_view.lexicon(),
             "quiz": quiz.view(**{k: v for k, v in state.items() if k != "slider"})}
 
 

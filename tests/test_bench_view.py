@@ -56,21 +56,103 @@ def test_a_shut_key_is_shut_for_every_query():
 def test_drawing_geometry():
     v = bench_view.view(temperature="3")
     d = v["drawing"]
-    bottom, height = bench_view.TRAY
-    assert sum(s["height"] for s in d["strata"]) == pytest.approx(height, abs=0.01)
-    assert d["strata"][0]["y"] + d["strata"][0]["height"] == pytest.approx(bottom, abs=0.01)
-    z = np.array([r["tempered"]["value"] for r in v["rows"]])
-    live = [dial for dial in d["dials"] if dial["state"] == "live"]
-    top = max(z[dial["index"]] for dial in live)
-    for dial in live:
-        gap = z[dial["index"]] - top
-        expected = 180 * min(max(1 + gap / bench_view.DIAL_SPAN, 0), 1) - 90
-        assert dial["angle"] == pytest.approx(expected, abs=0.01)
-        assert dial["pinned"] == (gap < -bench_view.DIAL_SPAN)
-    assert max(dial["angle"] for dial in live) == 90
+    tray = d["tray_y"]
+    assert sum(s["height"] for s in d["strata"]) == pytest.approx(bench_view.TRAY_HEIGHT, abs=0.01)
+    assert d["strata"][0]["y"] + d["strata"][0]["height"] == pytest.approx(tray + 4 + 150, abs=0.01)
     assert [dial["state"] for dial in d["dials"]][7] == "dead"  # "left" comes after "she"
     assert d["plate"] == "÷ √8 ÷ T (3)"
     assert bench_view.view()["drawing"]["plate"] == "÷ √8"
+    assert d["viewbox"] == "0 0 800 600"
+
+
+SENTENCES = [None, "the farmer saw the doctor and he left", "the pilot read the map then it moved",
+             "a nurse and a chef cleaned the car"]
+
+
+@pytest.mark.parametrize("sentence", SENTENCES)
+@pytest.mark.parametrize("head", sorted(bench.HEADS))
+def test_dials_read_the_raw_score_and_the_winner_stands_upright(sentence, head):
+    words = list(bench.DEFAULT_SENTENCE) if sentence is None else sentence.split()
+    tr = bench.trace(words, head)
+    for i in range(1, len(words)):
+        dials = bench_view.view(sentence, head, query=i)["drawing"]["dials"]
+        scores = tr.scores[i, : i + 1]  # the keys word i may use (none shut)
+        best = int(np.argmax(scores))
+        assert dials[best]["angle"] == 0 and dials[best]["best"]
+        for j, dial in enumerate(dials[: i + 1]):
+            gap = scores[best] - scores[j]
+            # upright for the best, flat at DIAL_SPAN below: the raw q·k, as caption 2 says
+            assert dial["angle"] == pytest.approx(-90 * min(gap / bench_view.DIAL_SPAN, 1), abs=0.01)
+            assert dial["reading"] == f"{tr.scores[i, j]:.3f}".replace("-", "−")
+            if j != best and gap > 1e-9:
+                assert dial["angle"] < 0 and not dial["best"]
+        assert all(dial["state"] == "dead" for dial in dials[i + 1:])
+
+
+def test_temperature_and_the_plate_do_not_move_the_dials():
+    angles = lambda **kw: [d["angle"] for d in bench_view.view(**kw)["drawing"]["dials"]]  # noqa: E731
+    assert angles(temperature="0.5") == angles() == angles(temperature="2")
+
+
+def test_each_dial_shows_the_tables_q_dot_k():
+    v = bench_view.view(head="previous-token", query=5, shut=[2])
+    for dial, row in zip(v["drawing"]["dials"], v["rows"]):
+        assert dial["reading"] == row["dot"]["text"]
+        assert row["dot"]["text"] in dial["label"] and dial["word"] in dial["label"]
+    assert v["drawing"]["dials"][2]["state"] == "shut" and "shut" in v["drawing"]["dials"][2]["label"]
+
+
+def test_forty_words_wrap_into_rows_that_do_not_overlap():
+    sentence = " ".join(["the", "engineer", "fixed", "the", "bridge"] * 8)
+    d = bench_view.view(sentence)["drawing"]
+    dials = d["dials"]
+    rows = sorted({dial["y"] for dial in dials})
+    assert len(rows) == 5 and min(b - a for a, b in zip(rows, rows[1:])) >= 150
+    for y in rows:
+        xs = sorted(dial["x"] for dial in dials if dial["y"] == y)
+        assert len(xs) == bench_view.COLUMNS and min(b - a for a, b in zip(xs, xs[1:])) >= 90
+    assert d["plate_box"]["y"] > max(rows) + 100  # the labels of the last row fit above it
+    valves = d["valves"]
+    assert len({(v["x"], v["y"]) for v in valves}) == 40
+    assert d["tray_y"] > max(v["y"] for v in valves) + 30
+    assert d["viewbox"] == f"0 0 800 {d['tray_y'] + 166}"
+    # 40 words, 40 looks: colour and texture together tell every word apart
+    assert len({(s["colour"], s["pattern"]) for s in d["strata"]}) == 40
+
+
+def test_stopcock_handles_are_drawn_with_attributes():
+    valves = bench_view.view(shut=[1])["drawing"]["valves"]
+    for v in valves:
+        x1, y1, x2, y2 = v["handle"]
+        assert (x1 == x2) == v["open"] and (y1 == y2) == (not v["open"])  # open: upright
+    assert valves[1]["state"] == "shut" and valves[0]["state"] == "open"
+    assert valves[7]["state"] == "shut (it comes after the query)" and not valves[7]["can_turn"]
+
+
+def test_matrix_masks_tell_the_causal_mask_from_shut_keys():
+    v = bench_view.view(head="sink", shut=[0], query=3)
+    assert v["masks"][0] == "s" + "f" * 7  # row "the": its only key is shut
+    assert v["masks"][3] == "saaa" + "f" * 4
+    assert v["empty"][0] is True and not any(v["empty"][1:])
+    assert list(v["matrix"][0]) == [None] * 8
+
+
+def test_typed_text_says_how_it_was_read():
+    v = bench_view.view("The Engineer fixed the bridge, before she left!")
+    assert v["sentence"]["note"] == ("Read as “the engineer fixed the bridge before she left”: "
+                                     "lower-cased, punctuation dropped.")
+    assert bench_view.view("the engineer fixed it")["sentence"]["note"] == ""
+    assert bench_view.view()["sentence"]["note"] == ""
+
+
+def test_the_lexicon_is_grouped_by_class():
+    groups = bench_view.lexicon()
+    assert [g["class"] for g in groups] == list(bench.CLASSES)
+    assert sorted(w for g in groups for w in g["words"]) == sorted(bench.LEXICON)
+    for g in groups:
+        assert all(bench.LEXICON[w].word_class == g["class"] for w in g["words"])
+    words = {w for g in groups for w in g["words"]}
+    assert "grid" in words and "load" not in words and "rises" not in words
 
 
 def test_summary_names_the_heaviest_words_first():
@@ -107,7 +189,7 @@ def test_forty_words_are_fine():
     sentence = " ".join(["the", "engineer", "fixed", "the", "bridge"] * 8)
     v = bench_view.view(sentence)
     assert len(v["rows"]) == 40 and len(v["matrix"]) == 40
-    assert v["drawing"]["labels"] is False  # too narrow for names under the dials
+    assert all(dial["word"] for dial in v["drawing"]["dials"])  # every dial keeps its label
 
 
 def test_heads_tables_show_every_weight_that_is_not_zero():

@@ -27,10 +27,14 @@ def shown_state(page) -> dict:
       needles: [...document.querySelectorAll('#fig-004 .dial .needle')].map(e =>
         Number(e.getAttribute('transform').match(/^rotate\((.*)\)$/)[1])),
       dials: [...document.querySelectorAll('#fig-004 .dial')].map(e => e.getAttribute('class')),
-      strata: [...document.querySelectorAll('#fig-004 .stratum')].map(e =>
+      readings: [...document.querySelectorAll('#fig-004 .dial .dial-reading')].map(e => e.textContent),
+      strata: [...document.querySelectorAll('#fig-004 .stratum .fill')].map(e =>
         [Number(e.getAttribute('y')), Number(e.getAttribute('height'))]),
       matrix: [...document.querySelectorAll('#fig-006 tbody tr')].map(tr =>
         [...tr.querySelectorAll('td')].map(td => td.classList.contains('masked') ? null : td.textContent)),
+      masks: [...document.querySelectorAll('#fig-006 tbody tr')].map(tr =>
+        [...tr.querySelectorAll('td')].map(td => td.classList.contains('future') ? 'f'
+          : td.classList.contains('shut') ? 's' : 'a').join('')),
       query: document.querySelector('#fig-004 [data-bind="carriage-word"]').textContent,
       summary: document.querySelector('#fig-004 [data-bind="summary"]').textContent,
     })""")
@@ -44,10 +48,13 @@ def expected_state(**state) -> dict:
         "table": [[r[k]["text"] for k in ("dot", "scaled", "tempered", "exp")] for r in v["rows"]],
         "weights": [r["weight"]["text"] for r in v["rows"]],
         "needles": [dial["angle"] for dial in d["dials"]],
-        "dials": [f"dial {dial['state']} c{dial['colour']}" + (" pinned" if dial["pinned"] else "")
-                  for dial in d["dials"]],
+        "dials": [f"dial {dial['state']} c{dial['colour']} p{dial['pattern']}"
+                  + (" best" if dial["best"] else "") + (" pinned" if dial["pinned"] else "")
+                  + (" is-query" if dial["is_query"] else "") for dial in d["dials"]],
+        "readings": [r["dot"]["text"] for r in v["rows"]],  # each dial shows the table's q·k
         "strata": [[s["y"], s["height"]] for s in d["strata"]],
         "matrix": [[cell[0] if cell else None for cell in row] for row in v["matrix"]],
+        "masks": list(v["masks"]),
         "query": v["query"]["word"],
         "summary": v["summary"],
     }
@@ -108,18 +115,18 @@ def test_unknown_words_are_named_and_the_sentence_stays(bench):
 
 def test_shutting_every_stopcock_gives_a_message(bench):
     for j in range(6):
-        bench.click(f'#fig-004 .valve[data-index="{j}"] .body')
+        bench.click(f'#fig-004 .valve[data-index="{j}"] .hit')
         bench.wait_for_function(f"() => document.querySelector('#fig-004 .valve[data-index=\"{j}\"]').classList.contains('shut')")
     assert shown_state(bench) == expected_state(shut=list(range(6)))
-    bench.click('#fig-004 .valve[data-index="6"] .body')
+    bench.click('#fig-004 .valve[data-index="6"] .hit')
     bench.wait_for_function("() => document.querySelector('#bench-shut-msg').textContent.length > 0")
     assert bench.inner_text("#bench-shut-msg").startswith("Every key “she” may use is shut")
     assert shown_state(bench) == expected_state(shut=list(range(6)))
     assert not re.search(r"NaN|undefined", bench.inner_text("#fig-005"))
-    bench.click('#fig-004 .valve[data-index="1"] .body')  # open one again: the message goes
+    bench.click('#fig-004 .valve[data-index="1"] .hit')  # open one again: the message goes
     bench.wait_for_function("() => document.querySelector('#bench-shut-msg').textContent === ''")
     assert shown_state(bench) == expected_state(shut=[0, 2, 3, 4, 5])
-    assert bench.get_attribute('#fig-004 .valve[data-index="1"]', "aria-pressed") == "false"
+    assert bench.get_attribute('#fig-004 .valve[data-index="1"]', "aria-checked") == "true"  # open
 
 
 def test_keyboard_only(bench):
@@ -152,7 +159,7 @@ def test_parts_glide_unless_the_reader_asks_for_less_motion(browser, server, mot
     context = browser.new_context(reduced_motion=motion)
     page = context.new_page()
     page.goto(server + "bench/")
-    durations = page.evaluate("""() => ['.needle', '.stratum', '.carriage'].map(s =>
+    durations = page.evaluate("""() => ['.needle', '.stratum rect', '.carriage'].map(s =>
         getComputedStyle(document.querySelector('#fig-004 ' + s)).transitionDuration)""")
     context.close()
     assert all(d.split(",")[0] == duration for d in durations), durations

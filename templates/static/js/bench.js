@@ -2,8 +2,10 @@
 // This module wires the reader's actions to requests; bench-render.js draws the answers.
 
 import {
-  markValve, renderControls, renderDrawing, renderErrors, renderHeads, renderMatrix, renderTable,
+  announce, renderControls, renderDrawing, renderErrors, renderHeads, renderMatrix, renderTable,
 } from "./bench-render.js";
+import { markValve } from "./bench-parts.js";
+import { part } from "./dom.js";
 
 const $ = (root, selector) => root.querySelector(selector);
 const ARROWS = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
@@ -17,9 +19,16 @@ function wireControls(root, store) {
   const form = $(root, ".bench-controls");
   if (!form) return;
   form.hidden = false;
+  const sentence = $(form, '[name="sentence"]');
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    ask(store, { sentence: $(form, 'input[name="sentence"]').value, query: null, shut: [] });
+    ask(store, { sentence: sentence.value, query: null, shut: [] });
+  });
+  sentence.addEventListener("keydown", (event) => { // Enter uses the sentence; it has no lines
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      form.requestSubmit();
+    }
   });
   form.addEventListener("input", (event) => {
     const input = event.target;
@@ -27,18 +36,21 @@ function wireControls(root, store) {
     else if (input.type === "range") ask(store, { slider: input.value });
     else if (input.name === "temperature") ask(store, { temperature: input.value });
   });
-  for (const g of root.querySelectorAll(".valve")) {  // the drawing as built: make it operable
-    markValve(g, { index: g.dataset.index, word: g.dataset.word, open: g.classList.contains("open"),
-      can_turn: !g.classList.contains("dead") });
+  for (const g of root.querySelectorAll(".valve")) { // the drawing as built: make it operable
+    const name = g.getAttribute("aria-label"); // "<label>: <state>", as the build wrote it
+    const cut = name.lastIndexOf(": ");
+    markValve(g, { label: name.slice(0, cut), state: name.slice(cut + 2),
+      open: g.classList.contains("open"), can_turn: !g.classList.contains("dead") });
   }
-  $(root, ".bench-drawing").addEventListener("click", (event) => toggleValve(store, event));
-  $(root, ".bench-drawing").addEventListener("keydown", (event) => {
+  const drawing = $(root, ".bench-drawing");
+  drawing.addEventListener("click", (event) => toggleValve(store, event));
+  drawing.addEventListener("keydown", (event) => {
     if (event.key === "Enter" || event.key === " ") toggleValve(store, event);
   });
 }
 
 function toggleValve(store, event) {
-  const valve = event.target.closest(".valve[role=button]");
+  const valve = event.target.closest(".valve[role=switch]");
   if (!valve) return;
   event.preventDefault();
   const j = Number(valve.dataset.index);
@@ -52,6 +64,12 @@ function toggleValve(store, event) {
 function wireTable(root, store) {
   const tbody = $(root, 'tbody[data-bind="rows"]');
   if (!tbody) return;
+  for (const word of tbody.querySelectorAll(".row-word")) { // the word becomes the row's button
+    const button = part(root, "row-choice");
+    button.textContent = word.textContent;
+    button.setAttribute("aria-pressed", String(word.closest("tr").classList.contains("is-query")));
+    word.replaceWith(button);
+  }
   tbody.addEventListener("click", (event) => {
     const tr = event.target.closest("tr[data-index]");
     if (tr) ask(store, { query: Number(tr.dataset.index) });
@@ -73,7 +91,7 @@ function wireMatrix(root, store) {
     if (!td) return;
     for (const cell of table.querySelectorAll('td[tabindex="0"]')) cell.tabIndex = -1;
     td.tabIndex = 0; // the grid's one tab stop follows focus, however it arrived
-    const query = td.parentElement.cells[0].textContent;
+    const query = td.parentElement.cells[0].querySelector(".row-word").textContent;
     const key = table.tHead.rows[0].cells[td.cellIndex].textContent;
     readout.textContent = `query ${query} → key ${key}: ${td.textContent}`;
   });
@@ -99,10 +117,20 @@ function wireMatrix(root, store) {
   });
 }
 
+/** "Show on the bench": switch the head, then bring the drawing into view and focus. */
 function wireHeads(root, store) {
   for (const button of root.querySelectorAll(".use-head")) {
     button.hidden = false;
-    button.addEventListener("click", () => ask(store, { head: button.dataset.head }));
+    button.addEventListener("click", () => {
+      ask(store, { head: button.dataset.head });
+      const bench = document.getElementById("fig-004");
+      const line = bench && bench !== root ? $(bench, ".bench-head-line") : null;
+      if (!line) return;
+      line.tabIndex = -1;
+      const calm = matchMedia("(prefers-reduced-motion: reduce)").matches;
+      bench.scrollIntoView({ block: "start", behavior: calm ? "auto" : "smooth" });
+      line.focus({ preventScroll: true });
+    });
   }
 }
 
@@ -113,29 +141,21 @@ export function mount(root, store) {
   wireTable(root, store);
   wireMatrix(root, store);
   wireHeads(root, store);
-  for (const tr of root.querySelectorAll('tbody[data-bind="rows"] tr')) {
-    const th = $(tr, "th");
-    const word = th.lastChild.textContent;
-    th.lastChild.replaceWith(Object.assign(document.createElement("button"),
-      { type: "button", className: "row-choice", textContent: word }));
-  }
   let drawn = null;
-  let shownSentence = JSON.parse(root.dataset.state).sentence; // what the markup shows now
   store.subscribe((state) => {
     if (!state.answer || state.answer === drawn) return;
     const answer = state.answer;
     const before = drawn?.ok ? drawn.data : null;
     drawn = answer;
-    const speaks = root === store.roots[0]; // one figure of the group reports problems
+    const speaks = root === store.roots[0]; // one figure of the group reports and announces
     if (!answer.ok) return speaks && renderErrors(root, answer.errors);
-    const rebuild = answer.data.sentence.text !== shownSentence;
-    shownSentence = answer.data.sentence.text;
     store.good = answer.data;
     if (speaks) renderErrors(root, []);
     renderControls(root, answer.data);
-    renderDrawing(root, answer.data, rebuild);
-    renderTable(root, answer.data, rebuild);
+    renderDrawing(root, answer.data);
+    renderTable(root, answer.data);
     renderMatrix(root, answer.data, before);
     renderHeads(root, answer.data);
+    if (speaks) announce(root, answer.data);
   });
 }

@@ -1,4 +1,5 @@
-// Two tiny element builders, so render functions can create markup without innerHTML.
+// Small DOM helpers for render functions: clone a part the build wrote once in a <template>,
+// and write attributes and texts only when they change (no innerHTML, no layout reads).
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -19,13 +20,46 @@ export function html(tag, attributes = {}, children = []) {
   return build(document.createElement(tag), attributes, children);
 }
 
-/** Set an element's text only when it changes, so an unchanged cell costs no layout. */
+/**
+ * Clone the part named `name` from a <template data-part> inside root. A template holds its
+ * part inside the wrappers the HTML parser needs (<svg>, <table><tbody>, ...); its
+ * data-depth says how many to step through.
+ */
+export function part(root, name) {
+  const template = root.querySelector(`template[data-part="${name}"]`);
+  let node = template.content.firstElementChild;
+  for (let k = Number(template.dataset.depth || 0); k > 0; k--) node = node.firstElementChild;
+  return node.cloneNode(true);
+}
+
+/** Set an element's text only when it changes, writing its one Text node's data. */
 export function setText(element, text) {
-  if (element.textContent !== text) element.textContent = text;
+  const node = element.firstChild;
+  if (node && node.nodeType === 3 && node === element.lastChild) {
+    if (node.data !== text) node.data = text;
+  } else if (element.textContent !== text) {
+    element.textContent = text;
+  }
 }
 
 /** Set an attribute only when it changes. */
 export function setAttr(element, name, value) {
   const text = String(value);
   if (element.getAttribute(name) !== text) element.setAttribute(name, text);
+}
+
+/** Remove attributes an element may carry. */
+export function dropAttrs(element, ...names) {
+  for (const name of names) if (element.hasAttribute(name)) element.removeAttribute(name);
+}
+
+/**
+ * Keep a container's children in step with a list: clone the part for new items, drop
+ * surplus ones, then fill each child with its item (keyed by position).
+ */
+export function syncList(container, items, make, fill) {
+  const children = container.children;
+  while (children.length > items.length) children[children.length - 1].remove();
+  while (children.length < items.length) container.append(make(children.length));
+  items.forEach((item, k) => fill(children[k], item, k));
 }

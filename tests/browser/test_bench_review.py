@@ -1,0 +1,463 @@
+"""The bench's findings of the hands-on review (issue 12) and its one markup source (issue 11),
+each checked in real Chromium against numbers derived from the core, not from the page."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+import numpy as np
+import pytest
+
+from attention import bench, bench_view
+from tests.browser.conftest import watch
+
+READY = '#fig-004 .runtime-status[data-state="ready"]'
+FORTY = " ".join(["the", "pilot", "saw", "it", "and", "she", "left", "the", "car"] * 4 + ["the"] * 4)
+FIGURES = ("#fig-004", "#fig-005", "#fig-006")
+
+
+def open_page(browser, server, path="bench/", width=1280, scheme="light", js=True, live=True):
+    """Open a bench page in a fresh context; wait for Python when `live`."""
+    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme,
+                                  java_script_enabled=js)
+    w = watch(context, server)
+    w.page.goto(server + path)
+    if js and live:
+        w.page.wait_for_selector(READY, timeout=60000)
+    return context, w
+
+
+@pytest.fixture
+def live(browser, server):
+    context, w = open_page(browser, server)
+    yield w.page
+    context.close()
+    w.assert_clean()
+
+
+def use_sentence(page, sentence: str, query: int | None = None):
+    """Type a sentence (and pick a query row) and wait until every part shows it."""
+    page.fill("#bench-sentence", sentence)
+    page.press("#bench-sentence", "Enter")
+    n = len(sentence.split())
+    page.wait_for_function(f"() => document.querySelectorAll('#fig-004 .dial').length === {n}"
+                           f" && document.querySelectorAll('#fig-006 tbody tr').length === {n}")
+    if query is not None:
+        page.click(f'#fig-005 tr[data-index="{query}"] button')
+        word = sentence.split()[query]
+        page.wait_for_function(f"""() => document.querySelector('#fig-004 [data-bind="carriage-word"]')
+            .textContent === '{word}' && document.querySelector('#fig-004 .dial.is-query')?.dataset.index === '{query}'""")
+
+
+def needles(page) -> list[dict]:
+    return page.evaluate("""() => [...document.querySelectorAll('#fig-004 .dial')].map(g => {
+      const n = g.querySelector('.needle');
+      const s = getComputedStyle(n);
+      return {angle: Number(n.getAttribute('transform').match(/rotate\\((.*)\\)/)[1]),
+              shown: s.visibility !== 'hidden' && s.display !== 'none',
+              width: parseFloat(s.strokeWidth),
+              reading: g.querySelector('.dial-reading')?.textContent ?? null,
+              label: g.getAttribute('aria-label')};
+    })""")
+
+
+# --- C1, C2: the dials ------------------------------------------------------------------
+
+CASES = [("the farmer saw the doctor and he left", "coreference", 6),
+         ("the engineer fixed the bridge before she left", "coreference", 6),
+         ("the pilot read the map then it moved", "previous-token", 5),
+         ("a nurse and a chef cleaned the car", "verb-lookup", 7),
+         ("the teacher wrote the letter and she left", "sink", 6)]
+
+
+def test_the_winner_needle_is_upright_and_the_most_visible(live):
+    for sentence, head, i in CASES:
+        live.check(f'input[name="head"][value="{head}"]')
+        use_sentence(live, sentence, i)
+        words = sentence.split()
+        scores = bench.trace(words, head).scores[i, : i + 1]  # the keys word i may use
+        best = int(np.argmax(scores))
+        shown = needles(live)
+        visible = [k for k, n in enumerate(shown) if n["shown"]]
+        assert visible == list(range(i + 1))  # later words are masked: no needle
+        assert shown[best]["angle"] == 0  # upright
+        for k in visible:
+            if k != best and scores[best] - scores[k] > 1e-9:
+                assert shown[k]["angle"] < 0 and abs(shown[k]["angle"]) > abs(shown[best]["angle"])
+                assert shown[k]["width"] < shown[best]["width"]  # and the boldest needle
+
+
+def test_dials_read_the_raw_dot_product_the_table_shows(live):
+    live.click('#fig-005 tr[data-index="4"] button')
+    live.wait_for_function("() => document.querySelector('#fig-004 .dial.is-query')?.dataset.index === '4'")
+    table = live.eval_on_selector_all("#fig-005 tbody tr", "trs => trs.map(tr => tr.cells[3].textContent)")
+    dials = needles(live)
+    words = list(bench.DEFAULT_SENTENCE)
+    scores = bench.trace(words, "coreference").scores[4]
+    for j, (dial, cell) in enumerate(zip(dials, table)):
+        assert dial["reading"] == cell == f"{scores[j]:.3f}".replace("-", "−")
+        assert cell in dial["label"] and words[j] in dial["label"]
+    # The plate comes after the dials: T changes the table's ÷ T column, never a needle.
+    before = [d["angle"] for d in dials]
+    live.fill("#bench-t", "2")
+    live.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"plate\"]').textContent.includes('2')")
+    assert [d["angle"] for d in needles(live)] == before
+    # Drawing order, captions and the table's columns agree: dials, then plate, then stopcocks.
+    ys = live.evaluate("""() => ['.dials', '.plate', '.valves', '.tray'].map(s =>
+        document.querySelector('#fig-004 ' + s).getBoundingClientRect().top)""")
+    assert ys == sorted(ys)
+    heads = live.eval_on_selector_all("#fig-005 thead th", "ths => ths.map(th => th.textContent)")
+    assert heads[3:7] == ["q·k", "÷ √8", "÷ T", "ez"]
+    caption = live.inner_text("#fig-004 .bench-captions li:nth-child(2)")
+    assert "before any division" in caption and "q·k" in caption
+
+
+# --- C5: the lexicon --------------------------------------------------------------------
+
+def test_the_lexicon_is_listed_by_class_and_explains_load_and_rises(browser, server):
+    context, w = open_page(browser, server, js=False)
+    groups = w.page.eval_on_selector_all("#fig-004 .bench-lexicon dd", "dds => dds.map(d => d.textContent)")
+    assert [g.split(", ") for g in groups] == list(bench.lexicon_by_class().values())
+    assert sum(len(g.split(", ")) for g in groups) == len(bench.LEXICON)
+    note = w.page.text_content("#fig-004 .bench-lexicon p")
+    assert "“load”" in note.lower() or "load" in note.lower()
+    assert "rises" in note and "grid" in note
+    context.close()
+
+
+def test_a_changed_sentence_says_how_it_was_read(live):
+    live.fill("#bench-sentence", "The Engineer fixed the bridge, before she left!")
+    live.press("#bench-sentence", "Enter")
+    live.wait_for_function("() => document.querySelector('#bench-sentence-note').textContent !== ''")
+    assert live.inner_text("#bench-sentence-note") == (
+        "Read as “the engineer fixed the bridge before she left”: lower-cased, punctuation dropped.")
+
+
+# --- C7: "Show on the bench" -------------------------------------------------------------
+
+def test_show_on_the_bench_brings_the_bench_into_view(live):
+    live.click('#fig-007 .use-head[data-head="sink"]')
+    live.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"head\"]').textContent === 'sink'")
+    live.wait_for_function("""() => { const r = document.querySelector('#fig-004').getBoundingClientRect();
+        return r.top < innerHeight && r.bottom > 0; }""")
+    assert live.evaluate("document.querySelector('#fig-004').contains(document.activeElement)")
+
+
+# --- C11, C13, C14: words ----------------------------------------------------------------
+
+def test_column_and_caption_words_are_true(browser, server):
+    for scheme in ("light", "dark"):
+        context, w = open_page(browser, server, scheme=scheme, js=False)
+        page = w.page
+        header = page.text_content("#fig-005 thead th:nth-child(3)")
+        assert not header.startswith("Key") and "Terms" in header  # it holds the terms q_c k_c
+        assert page.get_attribute("#fig-005 tbody tr .strip", "aria-label").startswith("terms ")
+        caption = page.text_content("#fig-006-caption")
+        assert "darker" not in caption and "stronger its fill" in caption
+        # The claim holds in both schemes: a heavy cell stands further from the page than a light one.
+        distance = page.evaluate("""() => {
+          const rgb = (e) => getComputedStyle(e).backgroundColor.match(/[\\d.]+/g).slice(0, 3).map(Number);
+          const bg = rgb(document.body);
+          const d = (e) => Math.hypot(...rgb(e).map((c, k) => c - bg[k]));
+          return [d(document.querySelector('#fig-006 td.l0, #fig-006 td.l1')), d(document.querySelector('#fig-006 td.l10, #fig-006 td.l8'))];
+        }""")
+        assert distance[1] > distance[0] + 100
+        context.close()
+
+
+def test_head_cards_write_minus_signs_subscripts_and_say_what_a_claim_is(browser, server):
+    context, w = open_page(browser, server, js=False)
+    page = w.page
+    why = " ".join(page.eval_on_selector_all("#fig-007 .why", "ps => ps.map(p => p.textContent)"))
+    assert why and not re.search(r"(^|[\s(])-\d", why)  # a minus sign, not a hyphen
+    assert "W_K" not in why and "W_Q" not in why and " x " not in why
+    assert page.locator("#fig-007 .why sub").count() > 0
+    for source in page.eval_on_selector_all("#fig-007 .head-source", "ps => ps.map(p => p.textContent)"):
+        words = re.sub(r"CL-\d+", "", source)
+        assert len(words.split()) >= 8  # the link's context says what the claim is
+    assert page.locator('#fig-007 a[href$="#how-the-bench-is-built"]').count() == 1
+    context.close()
+
+
+# --- C12: two hatchings, and a row with nothing to pour ----------------------------------
+
+def test_the_matrix_tells_shut_keys_from_the_causal_mask(browser, server):
+    context, w = open_page(browser, server, path="bench/?head=sink&shut=0&query=3")
+    page = w.page
+    page.wait_for_function("() => document.querySelector('#fig-006 td.shut') !== null")
+    cells = page.evaluate("""() => [...document.querySelectorAll('#fig-006 tbody tr')].map(tr =>
+        [...tr.querySelectorAll('td')].map(td => td.classList.contains('future') ? 'f'
+          : td.classList.contains('shut') ? 's' : 'a').join(''))""")
+    assert cells == list(bench_view.view(head="sink", shut=[0], query=3)["masks"])
+    assert cells[0] == "s" + "f" * 7
+    looks = page.evaluate("""() => ['td.future', 'td.shut'].map(s =>
+        getComputedStyle(document.querySelector('#fig-006 ' + s)).backgroundImage)""")
+    assert looks[0] != looks[1] and all(x != "none" for x in looks)
+    assert page.text_content('#fig-006 tbody tr[data-index="0"] th') == "the (every key shut)"
+    caption = page.text_content("#fig-006-caption")
+    assert "causal mask" in caption and "shut stopcock" in caption and "nothing to pour" in caption
+    # The reader who picks that row is told why, and no weight is shown for it.
+    page.click('#fig-006 tbody tr[data-index="0"] td')
+    page.wait_for_function("() => document.querySelector('#bench-shut-msg').textContent !== ''")
+    assert "nothing to pour" in page.inner_text("#bench-shut-msg")
+    assert page.text_content('#fig-006 tbody tr[data-index="0"] td') == "shut"
+    context.close()
+    w.assert_clean()
+
+
+# --- C19, U3: colours --------------------------------------------------------------------
+
+CONTRAST = """() => {
+  const lin = (c) => { c /= 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+  const lum = (s) => { const [r, g, b] = s.match(/[\\d.]+/g).map(Number); return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b); };
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const bg = getComputedStyle(document.querySelector('#fig-004 .bench-drawing')).backgroundColor;
+  const out = {};
+  document.querySelectorAll('#fig-004 .dial:not(.dead):not(.shut) .dial-face').forEach((e, k) => { out['dial ' + k] = ratio(getComputedStyle(e).stroke, bg); });
+  document.querySelectorAll('#fig-004 .stratum .fill').forEach((e, k) => { out['stratum ' + k] = ratio(getComputedStyle(e).fill, bg); });
+  out.rail = ratio(getComputedStyle(document.querySelector('#fig-004 .rail')).stroke, bg);
+  out.pipe = ratio(getComputedStyle(document.querySelector('#fig-004 .pipe')).stroke, bg);
+  out.plate = ratio(getComputedStyle(document.querySelector('#fig-004 .plate rect')).stroke, bg);
+  out['shut stopcock'] = ratio(getComputedStyle(document.querySelector('#fig-004 .valve.dead .body')).fill, bg);
+  out.needle = ratio(getComputedStyle(document.querySelector('#fig-004 .needle')).stroke, bg);
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_graphics_keep_three_to_one_contrast(browser, server, scheme):
+    context, w = open_page(browser, server, scheme=scheme, js=False)
+    ratios = w.page.evaluate(CONTRAST)
+    assert len([k for k in ratios if k.startswith("dial")]) == 7  # every open dial, yellow included
+    low = {k: round(v, 2) for k, v in ratios.items() if v < 3}
+    assert low == {}
+    context.close()
+
+
+def test_forty_words_each_look_different(live):
+    use_sentence(live, FORTY)
+    looks = live.evaluate("""() => [...document.querySelectorAll('#fig-004 .stratum')].map(g =>
+        getComputedStyle(g.querySelector('.fill')).fill + ' ' + g.querySelector('.tex').getAttribute('fill'))""")
+    assert len(looks) == 40 and len(set(looks)) == 40
+    swatches = live.evaluate("""() => [...document.querySelectorAll('#fig-005 tbody .swatch')].map(s =>
+        getComputedStyle(s).backgroundColor + ' ' + getComputedStyle(s).backgroundImage)""")
+    assert len(set(swatches)) == 40
+
+
+# --- U1, U2, U4, B5, U11: sizes and layout -----------------------------------------------
+
+def test_a_mouse_click_on_a_stopcock_leaves_no_large_focus_ring(live):
+    live.click('#fig-004 .valve[data-index="2"] .hit')
+    live.wait_for_function("() => document.querySelector('#fig-004 .valve[data-index=\"2\"]').classList.contains('shut')")
+    ring = live.evaluate("""() => { const g = document.querySelector('#fig-004 .valve[data-index="2"]');
+        return [document.activeElement === g, getComputedStyle(g).outlineStyle,
+                getComputedStyle(g.querySelector('.focus-ring')).stroke]; }""")
+    assert ring[0] and ring[1] == "none" and ring[2] == "none"
+    live.keyboard.press("Tab")  # keyboard focus: a ring sized to the stopcock
+    live.keyboard.press("Shift+Tab")
+    box = live.evaluate("""() => { const g = document.activeElement;
+        const ring = g.querySelector('.focus-ring');
+        return [g.dataset.index, getComputedStyle(ring).stroke, ring.getBoundingClientRect().height,
+                g.querySelector('.hit').getBoundingClientRect().height]; }""")
+    assert box[0] == "2" and box[1] != "none" and box[2] <= box[3]
+
+
+def test_the_drawing_is_legible_and_operable_at_360_px(browser, server):
+    context, w = open_page(browser, server, width=360, js=True, live=False)
+    page = w.page
+    sizes = page.evaluate("""() => { const svg = document.querySelector('#fig-004 .bench-drawing');
+        const scale = svg.getScreenCTM().a;
+        return [...svg.querySelectorAll('text')].filter(t => getComputedStyle(t).display !== 'none'
+          && t.closest('[class]') && getComputedStyle(t.closest('g') || t).display !== 'none')
+          .map(t => [t.textContent, parseFloat(getComputedStyle(t).fontSize) * scale]); }""")
+    small = [(text, round(px, 1)) for text, px in sizes if px < 12]
+    assert sizes and small == []
+    labels = page.evaluate("""() => [...document.querySelectorAll('#fig-004 .dial')].map(g =>
+        [...g.querySelectorAll('text')].every(t => getComputedStyle(t).display !== 'none'))""")
+    assert labels == [True] * 8  # every dial keeps its word and its reading
+    targets = page.evaluate("""() => [...document.querySelectorAll('#fig-004 .valve:not(.dead) .hit')].map(r => {
+        const b = r.getBoundingClientRect(); return [b.width, b.height]; })""")
+    assert len(targets) == 7 and all(wd >= 24 and ht >= 24 for wd, ht in targets)
+    assert no_overlap(page, 8)
+    context.close()
+    w.assert_clean()
+
+
+def no_overlap(page, n) -> bool:
+    """True when no two dials' faces, words or readings overlap on screen."""
+    boxes = page.evaluate("""() => [...document.querySelectorAll('#fig-004 .dial')].map(g =>
+        ['.dial-face', '.dial-word', '.dial-reading'].map(s => {
+          const b = g.querySelector(s).getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; }))""")
+    assert len(boxes) == n
+    flat = [(k, part, b) for k, parts in enumerate(boxes) for part, b in enumerate(parts)]
+    for a in range(len(flat)):
+        for b in range(a + 1, len(flat)):
+            (ka, _, x), (kb, _, y) = flat[a], flat[b]
+            if ka != kb and x[0] < y[2] - 0.5 and y[0] < x[2] - 0.5 and x[1] < y[3] - 0.5 and y[1] < x[3] - 0.5:
+                return False
+    return True
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+def test_forty_words_keep_every_dial_readable(browser, server, width):
+    context, w = open_page(browser, server, path="bench/?sentence=" + quote(FORTY), width=width)
+    page = w.page
+    page.wait_for_function("() => document.querySelectorAll('#fig-004 .dial').length === 40")
+    assert no_overlap(page, 40)
+    scale = page.evaluate("document.querySelector('#fig-004 .bench-drawing').getScreenCTM().a")
+    size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#fig-004 .dial-word')).fontSize)")
+    assert size * scale >= 12
+    context.close()
+    w.assert_clean()
+
+
+OVERFLOW = """(sel) => { const fig = document.querySelector(sel); const box = fig.getBoundingClientRect();
+  return [...fig.querySelectorAll('*')].filter(e => !e.closest('.table-wrap, template, svg defs')
+      && e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+    .filter(e => { const b = e.getBoundingClientRect(); return b.right > box.right + 0.5 || b.left < box.left - 0.5; })
+    .map(e => e.tagName + '.' + e.getAttribute('class')); }"""
+
+
+def test_at_360_px_nothing_leaves_a_bench_figure_and_results_stay_in_view(browser, server):
+    context, w = open_page(browser, server, width=360, js=True, live=False)
+    page = w.page
+    for fig in FIGURES:
+        assert page.evaluate(OVERFLOW, fig) == [], fig
+        wrap = page.evaluate(f"""() => {{ const w = document.querySelector('{fig} .table-wrap');
+            if (!w) return null; const f = document.querySelector('{fig}').getBoundingClientRect();
+            const b = w.getBoundingClientRect();
+            return [b.right <= f.right + 0.5, w.scrollWidth > w.clientWidth,
+                    getComputedStyle(document.querySelector('{fig} .scroll-cue')).display,
+                    !!w.querySelector('caption')]; }}""")
+        if wrap:
+            fits, scrolls, cue, caption_inside = wrap
+            assert fits and not caption_inside
+            assert not scrolls or cue != "none"  # a table that scrolls says so
+    # The working table's results: every weight is fully on screen without scrolling.
+    weights = page.evaluate("""() => [...document.querySelectorAll('#fig-005 tbody .weight .num')].map(e => {
+        const b = e.getBoundingClientRect(); return b.right <= innerWidth && b.left >= 0; })""")
+    assert weights == [True] * 8
+    # Headers do not break inside a symbol ("÷ √8", "e^z"); the sentence is shown whole.
+    heads = page.evaluate("""() => [...document.querySelectorAll('#fig-005 thead th')].map(th =>
+        getComputedStyle(th).whiteSpace)""")
+    assert set(heads) == {"nowrap"}
+    field = page.evaluate("""() => { const t = document.querySelector('#bench-sentence');
+        return [t.scrollHeight <= t.clientHeight + 1, t.scrollWidth <= t.clientWidth + 1]; }""")
+    assert field == [True, True]
+    context.close()
+    w.assert_clean()
+
+
+# --- M1, M2: screen readers --------------------------------------------------------------
+
+def ax_nodes(page) -> list[dict]:
+    cdp = page.context.new_cdp_session(page)
+    return cdp.send("Accessibility.getFullAXTree")["nodes"]
+
+
+def test_a_screen_reader_hears_the_new_row_and_reads_each_dial_and_stopcock(live):
+    live.click('#fig-005 tr[data-index="4"] button')
+    expected = bench_view.view(query=4)
+    live.wait_for_function(f"""() => document.querySelector('#fig-004 [data-bind="announce"]').textContent
+        === {expected['summary']!r}""")
+    nodes = ax_nodes(live)
+    by_id = {n["nodeId"]: n for n in nodes}
+    live_regions = [n for n in nodes if any(p["name"] == "live" and p["value"]["value"] == "polite"
+                                            for p in n.get("properties", []))]
+    spoken = []
+    for region in live_regions:
+        stack = list(region.get("childIds", []))
+        while stack:
+            child = by_id.get(stack.pop())
+            if child:
+                if child.get("role", {}).get("value") == "StaticText":
+                    spoken.append(child["name"]["value"])
+                stack += child.get("childIds", [])
+    assert expected["summary"].startswith("query bridge: ")
+    assert expected["summary"] in spoken
+    names = {(n.get("role", {}).get("value"), n.get("name", {}).get("value")): n for n in nodes}
+    for dial in expected["drawing"]["dials"]:
+        assert ("image", dial["label"]) in names  # each dial's reading is exposed
+    for v in expected["drawing"]["valves"]:
+        if v["can_turn"]:
+            node = names[("switch", v["label"])]
+            checked = {p["name"]: p["value"]["value"] for p in node["properties"]}["checked"]
+            assert checked == ("true" if v["open"] else "false")
+        else:
+            assert ("image", f"{v['label']}: {v['state']}") in names
+
+
+# --- B3's cause --------------------------------------------------------------------------
+
+def test_open_stopcocks_are_drawn_open_by_attributes_not_css(browser, server):
+    context, w = open_page(browser, server, path="bench/?shut=2", width=1280)
+    page = w.page
+    page.wait_for_function("() => document.querySelector('#fig-004 .valve[data-index=\"2\"]').classList.contains('shut')")
+    handles = page.evaluate("""() => [...document.querySelectorAll('#fig-004 .valve')].map(g => {
+        const h = g.querySelector('.handle');
+        return [g.classList.contains('open'), h.getAttribute('x1') === h.getAttribute('x2'),
+                getComputedStyle(h).transform]; })""")
+    assert [h[0] for h in handles] == [True, True, False, True, True, True, True, False]
+    assert all(upright == is_open and css == "none" for is_open, upright, css in handles)
+    context.close()
+
+
+# --- Issue 11: one markup source ---------------------------------------------------------
+
+PARTS = {"dial": "#fig-004 .dial", "valve": "#fig-004 .valve", "stratum": "#fig-004 .stratum",
+         "label": "#fig-004 .stratum-label", "row": "#fig-005 tbody tr",
+         "cell": "#fig-006 tbody td", "row head": "#fig-006 tbody th", "col head": "#fig-006 thead th"}
+LIVE_ONLY = re.compile(r' (tabindex|role|aria-checked|aria-label)="[^"]*"')
+
+
+def markup(page) -> dict:
+    return {name: page.eval_on_selector_all(sel, "es => es.map(e => e.outerHTML)") for name, sel in PARTS.items()}
+
+
+def test_static_and_cloned_parts_are_the_same_markup(browser, server):
+    context, w = open_page(browser, server, js=False)
+    static = markup(w.page)
+    context.close()
+    context, w = open_page(browser, server)
+    page = w.page
+    mounted = markup(page)
+    use_sentence(page, "she")  # every part but the first is dropped ...
+    use_sentence(page, " ".join(bench.DEFAULT_SENTENCE))  # ... and cloned back from the templates
+    page.wait_for_function("() => document.querySelector('#fig-004 .dial.is-query')?.dataset.index === '6'")
+    cloned = markup(page)
+    assert cloned == mounted
+    for name in PARTS:
+        assert len(static[name]) == len(cloned[name]) > 0
+        for a, b in zip(static[name], cloned[name]):
+            b = b.replace('<button type="button" class="row-choice" aria-pressed="true">', '<span class="row-word">')
+            b = b.replace('<button type="button" class="row-choice" aria-pressed="false">', '<span class="row-word">')
+            b = b.replace("</button>", "</span>")
+            assert LIVE_ONLY.sub("", a) == LIVE_ONLY.sub("", b), name
+    # The page builds none of these parts itself: it clones the build's templates.
+    assert page.locator("#fig-004 template, #fig-005 template, #fig-006 template").count() == 10
+    context.close()
+    w.assert_clean()
+
+
+LAYOUT_READS = """() => {
+  window.__reads = 0;
+  const count = (proto, names) => names.forEach(n => {
+    const d = Object.getOwnPropertyDescriptor(proto, n);
+    if (d.get) Object.defineProperty(proto, n, {get() { window.__reads++; return d.get.call(this); }});
+    else proto[n] = function (...a) { window.__reads++; return d.value.apply(this, a); };
+  });
+  count(Element.prototype, ['getBoundingClientRect', 'getClientRects', 'clientWidth', 'clientHeight', 'scrollWidth', 'scrollHeight']);
+  count(HTMLElement.prototype, ['offsetWidth', 'offsetHeight', 'offsetTop', 'offsetLeft', 'innerText']);
+  const cs = window.getComputedStyle; window.getComputedStyle = (...a) => { window.__reads++; return cs(...a); };
+}"""
+
+
+def test_a_redraw_reads_no_layout(live):
+    live.evaluate(LAYOUT_READS)
+    for j in (1, 4, 6):
+        live.click(f'#fig-005 tr[data-index="{j}"] button')
+        live.wait_for_function(f"() => document.querySelector('#fig-004 .dial.is-query')?.dataset.index === '{j}'")
+    live.click('#fig-004 .valve[data-index="3"] .hit')
+    live.wait_for_function("() => document.querySelector('#fig-004 .valve[data-index=\"3\"]').classList.contains('shut')")
+    assert live.evaluate("window.__reads") == 0
