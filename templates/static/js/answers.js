@@ -2,15 +2,15 @@
 // page first shows, computed when the site was built (sitebuild/answers.py). A request found
 // here is answered at once, before or after Python is ready; any other goes to Python.
 
-const tables = new Map(); // url -> Promise of a table, fetched once per visit
-const keys = new Map(); // request key -> the answer, as the bridge wrote it
+// url -> Promise of a table, fetched once per visit
+const tables = new Map();
+// request key -> the answer, as the bridge wrote it
+const keys = new Map();
 let pending = 0; // tables still on their way
 
-/**
- * The one key of a request: JSON with object keys sorted and no spaces. Python's
- * attention.neighbours.key writes the same text (json.dumps(sort_keys=True, separators=(",", ":"),
- * ensure_ascii=False)) for the requests the tables hold (strings, integers, booleans, null).
- */
+// The one key of a request: JSON with object keys sorted and no spaces. Python's
+// attention.neighbours.key writes the same text (json.dumps(sort_keys=True, separators=(",", ":"),
+// ensure_ascii=False)) for the requests the tables hold (strings, integers, booleans, null).
 export function canonical(value) {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value !== null && typeof value === "object") {
@@ -20,8 +20,8 @@ export function canonical(value) {
   return JSON.stringify(value);
 }
 
-/** Fetch the tables at these URLs (space-separated), each once per visit, once `after`
- * resolves (e.g. after the first paint); a request made meanwhile waits for them. */
+// Fetch the tables at these URLs (space-separated), each once per visit, once `after`
+// resolves (e.g. after the first paint); a request made meanwhile waits for them.
 export function load(urls, after = Promise.resolve()) {
   const wanted = (urls || "").split(" ").filter(Boolean).map((u) => new URL(u, document.baseURI).href);
   return Promise.all(wanted.map((url) => {

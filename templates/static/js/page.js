@@ -5,8 +5,6 @@
 import { createStore } from "./store.js";
 import * as answers from "./answers.js";
 import * as runtime from "./runtime.js";
-import * as share from "./share.js";
-import { describe } from "./status.js";
 
 // Each widget's module is loaded only on pages that have that widget.
 const WIDGETS = {
@@ -16,7 +14,8 @@ const WIDGETS = {
   bench: () => import("./bench.js"),
 };
 const URL_STATE = { "fig-002": "fig-002", lab: "lab", bench: "bench" }; // widget: figure name
-export const url = import.meta.url; // nav.js knows this module by it
+// nav.js knows this module by it
+export const url = import.meta.url;
 const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
 /** Write a figure's state into the address, so a copied link reopens it. */
@@ -32,41 +31,19 @@ function showNotices(root, answer) {
   if (slot && answer.ok) slot.textContent = (answer.notices || []).join(" ");
 }
 
-/** A group's status line, its button, and a notice at the figure's top while it waits. */
+/** A group's status (drawn by status.js once it has loaded, just after the first paint). */
 function statusView(root, session) {
-  const line = root.querySelector(".runtime-status");
-  if (!line) return null;
-  const button = Object.assign(document.createElement("button"),
-    { type: "button", className: "runtime-action", hidden: true });
-  line.after(button);
-  const top = Object.assign(document.createElement("p"), { className: "figure-notice", hidden: true });
-  top.setAttribute("aria-hidden", "true"); // the status line below says it to screen readers
-  root.querySelector(".fig-title")?.after(top);
-  const view = { pending: false, source: null, link: false, roots: [root] };
-  let last = { state: "idle" };
-  view.draw = (status = last) => {
-    last = status;
-    const { text, action, label } = describe(status, { ...view, size: runtime.size() });
-    line.dataset.state = status.state;
-    line.textContent = text;
-    button.hidden = !action;
-    button.textContent = label;
-    button.dataset.action = action || "";
-    const waiting = view.link || view.pending;
-    top.hidden = !waiting || !text;
-    top.textContent = (view.link ? "Opening the state from your link. " : "") + (waiting ? text : "");
-    for (const r of view.roots) r.classList.toggle("is-waiting", waiting && status.state !== "failed");
-  };
-  button.addEventListener("click", () => runtime.allow());
-  session.teardown.push(runtime.onStatus((s) => view.draw(s)));
+  if (!root.querySelector(".runtime-status")) return null;
+  const view = { pending: false, source: null, link: false, roots: [root], draw: () => {} };
+  afterPaint().then(() => import("./status.js")).then((status) => {
+    if (session.alive) status.attach(view, root, session);
+  });
   return view;
 }
 
-/**
- * Make the store for a figure, or the shared store of its group (data-group). A shared
- * link's state is read first; a reader's action made meanwhile is sent after it, built
- * then (requests may be functions), so it changes the linked state rather than replacing it.
- */
+// Make the store for a figure, or the shared store of its group (data-group). A shared
+// link's state is read first; a reader's action made meanwhile is sent after it, built
+// then (requests may be functions), so it changes the linked state rather than replacing it.
 function makeStore(channel, root, session, view) {
   let waitingForUrl = false;
   let deferred = null;
@@ -107,7 +84,8 @@ function makeStore(channel, root, session, view) {
   return store;
 }
 
-let mounted = null; // the content mounted now: { main, alive, teardown }
+// the content mounted now: { main, alive, teardown }
+let mounted = null;
 let epoch = 0;
 
 /** Mount the figures of the page's content (the <main> now in the document), once. */
@@ -127,12 +105,14 @@ export async function mountPage() {
   roots.forEach((root, index) => {
     const name = root.dataset.group || `${root.dataset.widget}-${index}`;
     if (!stores.has(name)) {
-      const view = statusView(root, session); // once per group: its first figure speaks
+      // once per group: its first figure speaks
+      const view = statusView(root, session);
       stores.set(name, Object.assign(makeStore(`${epoch}:${name}`, root, session, view),
         { roots: [], view }));
     }
     const store = stores.get(name);
-    store.roots.push(root); // the first one shows the group's notices and errors
+    // the first one shows the group's notices and errors
+    store.roots.push(root);
     if (store.view && !store.view.roots.includes(root)) store.view.roots.push(root);
     if (modules[index] instanceof Error) {
       const status = root.querySelector(".runtime-status");
@@ -141,7 +121,12 @@ export async function mountPage() {
     }
     modules[index].mount(root, store);
   });
-  for (const root of main.querySelectorAll("[data-embed]")) share.mount(root);
+  const shared = [...main.querySelectorAll("[data-embed]")];
+  if (shared.length) { // the "Share and download" panels: not needed for the first paint
+    afterPaint().then(() => import("./share.js")).then((share) => {
+      if (session.alive) for (const root of shared) share.mount(root);
+    });
+  }
   for (const store of stores.values()) {
     store.openLink();
     store.view?.draw();

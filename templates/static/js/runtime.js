@@ -5,16 +5,21 @@
 
 import * as answers from "./answers.js";
 
-const STALL_MS = 45000; // give up only when no byte of the runtime has arrived for this long
-const config = document.body.dataset; // nav.js keeps the body, and updates its attributes
+// give up only when no byte of the runtime has arrived for this long
+const STALL_MS = 45000;
+// nav.js keeps the body, and updates its attributes
+const config = document.body.dataset;
 let worker = null;
 let booting = false;
 let consented = false;
 let status = { state: "idle", reason: "", offline: false, loaded: 0 };
 const listeners = new Set();
-const waiting = new Map(); // channel -> { id, json, answer } not yet sent
-const inFlight = new Map(); // channel -> the request being computed
-const newest = new Map(); // channel -> the id of its newest request
+// channel -> { id, json, answer } not yet sent
+const waiting = new Map();
+// channel -> the request being computed
+const inFlight = new Map();
+// channel -> the id of its newest request
+const newest = new Map();
 let nextId = 1;
 let stall = 0;
 
@@ -58,7 +63,8 @@ function watch() {
 
 function onMessage({ data }) {
   if (data.type === "progress") {
-    watch(); // bytes are arriving: however slow, this is not a failure
+    // bytes are arriving: however slow, this is not a failure
+    watch();
     setStatus({ loaded: data.loaded });
   } else if (data.type === "ready") {
     clearTimeout(stall);
@@ -72,7 +78,8 @@ function onMessage({ data }) {
     if (request && request.id === data.id && newest.get(data.channel) === data.id) {
       request.answer(JSON.parse(data.json), "python");
     }
-    pump(data.channel); // a newer request arrived meanwhile: send it now
+    // a newer request arrived meanwhile: send it now
+    pump(data.channel);
   }
 }
 
@@ -87,26 +94,6 @@ function fail(reason) {
     if (!waiting.has(channel)) waiting.set(channel, request);
   }
   for (const channel of [...waiting.keys()]) pump(channel); // each one hears why, once
-}
-
-/** Whether a download of this size should wait for the reader's go-ahead: on a slow,
- * metered or data-saving connection, or on a phone whose connection is not known to be wifi. */
-function costly() {
-  const c = navigator.connection;
-  if (c && (c.saveData || ["slow-2g", "2g", "3g"].includes(c.effectiveType) || c.type === "cellular")) {
-    return true;
-  }
-  const phone = matchMedia("(pointer: coarse) and (max-width: 40rem)").matches;
-  return phone && !(c && ["wifi", "ethernet"].includes(c.type));
-}
-
-/** True when this device already holds the runtime (the service worker saved it). */
-async function saved() {
-  try {
-    return Boolean(await caches.match(absolute(`${config.runtimeIndex}pyodide.asm.wasm`)));
-  } catch {
-    return false; // no Cache Storage here
-  }
 }
 
 function boot() {
@@ -124,18 +111,18 @@ function boot() {
     wheelURL: absolute(config.runtimeWheel) });
 }
 
-/** Start the runtime once. Offline without a saved runtime it says so at once; on a costly
- * connection it waits for allow(). Later calls do nothing. */
+// Start the runtime once. Offline without a saved runtime it says so at once; on a costly
+// connection it waits for allow(). Later calls do nothing.
 export async function start() {
   if (worker || booting || ["failed", "asking"].includes(status.state)) return;
   booting = true;
-  const here = await saved();
+  const choice = await (await import("./boot.js")).decide(absolute(config.runtimeIndex), consented);
   booting = false;
   if (worker || status.state !== "idle") return;
-  if (!here && navigator.onLine === false) {
+  if (choice === "offline") {
     setStatus({ state: "failed", reason: "offline", offline: true });
     for (const channel of [...waiting.keys()]) pump(channel);
-  } else if (!here && !consented && costly()) {
+  } else if (choice === "ask") {
     setStatus({ state: "asking" });
   } else {
     boot();
@@ -158,19 +145,21 @@ export function onStatus(listener) {
 }
 
 function route(channel, id, json, answer) {
-  if (newest.get(channel) !== id) return; // a newer request replaced it
+  // a newer request replaced it
+  if (newest.get(channel) !== id) return;
   const known = answers.lookup(json);
   if (known) {
     answer(known, "table");
     return;
   }
   waiting.set(channel, { id, json, answer });
-  start(); // a reader's action before the runtime loads starts it at once
+  // a reader's action before the runtime loads starts it at once
+  start();
   pump(channel);
 }
 
-/** Send a request on a channel; answer(json, source) is called only if it is still the
- * newest, with source "table" (precomputed), "python" or "failed". */
+// Send a request on a channel; answer(json, source) is called only if it is still the
+// newest, with source "table" (precomputed), "python" or "failed".
 export function request(channel, payload, answer) {
   const json = JSON.stringify(payload);
   const id = nextId++;

@@ -1,13 +1,14 @@
 // What a live figure says about Python: one pure function from the runtime's status and the
-// figure's own state (a request waiting, where the last answer came from) to plain words.
+// figure's own state (a request waiting, where the last answer came from) to plain words,
+// and the status line, button and top notice that show them (page.js loads this after paint).
+
+import * as runtime from "./runtime.js";
 
 const MB = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 
-/**
- * @param {{state: string, reason: string, offline: boolean, loaded: number}} runtime
- * @param {{pending: boolean, source: string | null, size: number}} figure - size in bytes
- * @returns {{text: string, action: string | null, label: string}} action: "allow" | "retry"
- */
+// @param {{state: string, reason: string, offline: boolean, loaded: number}} runtime
+// @param {{pending: boolean, source: string | null, size: number}} figure - size in bytes
+// @returns {{text: string, action: string | null, label: string}} action: "allow" | "retry"
 export function describe(runtime, { pending, source, size }) {
   const download = size ? `a one-time download of ${MB(size)}` : "a large one-time download";
   const progress = size ? ` (${(Math.min(runtime.loaded, size) / 1e6).toFixed(1)} of ${MB(size)})` : "";
@@ -46,4 +47,30 @@ export function describe(runtime, { pending, source, size }) {
     default:
       return { text: "", action: null, label: "" };
   }
+}
+
+/** Draw a figure group's status line, its button and, while it waits, a notice at its top. */
+export function attach(view, root, session) {
+  const line = root.querySelector(".runtime-status");
+  const button = Object.assign(document.createElement("button"),
+    { type: "button", className: "runtime-action", hidden: true });
+  line.after(button);
+  const top = Object.assign(document.createElement("p"), { className: "figure-notice", hidden: true });
+  top.setAttribute("aria-hidden", "true"); // the status line below says it to screen readers
+  root.querySelector(".fig-title")?.after(top);
+  let last = { state: "idle" };
+  view.draw = (status = last) => {
+    last = status;
+    const { text, action, label } = describe(status, { ...view, size: runtime.size() });
+    line.dataset.state = status.state;
+    line.textContent = text;
+    button.hidden = !action;
+    button.textContent = label;
+    const waiting = view.link || view.pending;
+    top.hidden = !waiting || !text;
+    top.textContent = waiting ? (view.link ? "Opening the state from your link. " : "") + text : "";
+    for (const r of view.roots) r.classList.toggle("is-waiting", waiting && status.state !== "failed");
+  };
+  button.addEventListener("click", () => runtime.allow());
+  session.teardown.push(runtime.onStatus((status) => view.draw(status)));
 }
