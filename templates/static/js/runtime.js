@@ -5,8 +5,9 @@
 
 import * as answers from "./answers.js";
 
-// give up only when no byte of the runtime has arrived for this long
+// give up only when no byte of the runtime has arrived for this long (worker.js checks)
 const STALL_MS = 45000;
+const stallMs = () => Number(config.runtimeStall) || STALL_MS;
 // nav.js keeps the body, and updates its attributes
 const config = document.body.dataset;
 let worker = null;
@@ -55,15 +56,15 @@ function pump(channel) {
   worker.postMessage({ type: "request", id: request.id, channel, json: request.json });
 }
 
+// A worker that says nothing for this long (it reports every second while it loads) is gone.
 function watch() {
   clearTimeout(stall);
-  const ms = Number(config.runtimeStall) || STALL_MS;
-  stall = setTimeout(() => fail(`no data arrived for ${Math.round(ms / 1000)} s`), ms);
+  stall = setTimeout(() => fail("the runtime stopped answering"), 2 * stallMs() + 15000);
 }
 
 function onMessage({ data }) {
   if (data.type === "progress") {
-    // bytes are arriving: however slow, this is not a failure
+    // the worker is loading: however slow the network, this is not a failure
     watch();
     setStatus({ loaded: data.loaded });
   } else if (data.type === "ready") {
@@ -108,7 +109,7 @@ function boot() {
   worker.onerror = (event) => fail(event.message || "the runtime's worker could not start");
   watch();
   worker.postMessage({ type: "boot", indexURL: absolute(config.runtimeIndex),
-    wheelURL: absolute(config.runtimeWheel) });
+    wheelURL: absolute(config.runtimeWheel), stallMs: stallMs() });
 }
 
 // Start the runtime once. Offline without a saved runtime it says so at once; on a costly
