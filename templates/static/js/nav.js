@@ -8,6 +8,8 @@
 const ROOT = new URL(document.body.dataset.root || "./", location.href);
 // a URL to let through as an ordinary load
 let bypass = null;
+// history entry key -> its scroll position
+const positions = new Map();
 const noHash = (url) => url.split("#")[0];
 
 /** True for a page of this site that this document may show in place (not an embed). */
@@ -28,11 +30,13 @@ function intercept(event) {
   if (event.navigationType === "reload" || !ours(url)) return;
   if (event.navigationType !== "traverse" && event.destination.sameDocument) return; // history API
   if (event.navigationType === "traverse" && noHash(url) === noHash(location.href)) return;
+  // The position to come back to: this entry's, kept while the document lives.
+  positions.set(navigation.currentEntry.key, scrollY);
+  const back = event.navigationType === "traverse" ? positions.get(event.destination.key) : undefined;
   event.intercept({
-    // swap.js focuses the new page's heading
+    // swap.js focuses the new page's heading; the position is set once its figures are in
     focusReset: "manual",
-    // back/forward restores the position; a push goes to #anchor or top
-    scroll: "after-transition",
+    scroll: "manual",
     async handler() {
       let done = false;
       try {
@@ -44,9 +48,20 @@ function intercept(event) {
         bypass = url;
         // an ordinary load of the same address
         location.replace(url);
+      } else if (!event.signal.aborted) {
+        place(url, back);
       }
     },
   });
+}
+
+// Back/forward: where the reader was; otherwise the #anchor, or the top.
+function place(url, back) {
+  const id = decodeURIComponent(new URL(url).hash.slice(1));
+  const target = id && document.getElementById(id);
+  if (back !== undefined) scrollTo(0, back);
+  else if (target) target.scrollIntoView();
+  else scrollTo(0, 0);
 }
 
 /** Fetch a page ahead of a likely click: a hover, focus or touch on one of the site's links. */

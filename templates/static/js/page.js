@@ -32,12 +32,12 @@ function showNotices(root, answer) {
 }
 
 /** A group's status (drawn by status.js once it has loaded, just after the first paint). */
-function statusView(root, session) {
+function statusView(root, session, later) {
   if (!root.querySelector(".runtime-status")) return null;
   const view = { pending: false, source: null, link: false, roots: [root], draw: () => {} };
-  afterPaint().then(() => import("./status.js")).then((status) => {
+  session.deferred.push(later.then(() => import("./status.js")).then((status) => {
     if (session.alive) status.attach(view, root, session);
-  });
+  }));
   return view;
 }
 
@@ -89,14 +89,16 @@ let mounted = null;
 let epoch = 0;
 
 /** Mount the figures of the page's content (the <main> now in the document), once. */
-export async function mountPage() {
+// Swapped in (swapped: true), nothing waits for a first paint: all is mounted on return.
+export async function mountPage({ swapped = false } = {}) {
   const main = document.querySelector("main") || document.body;
   if (mounted && mounted.main === main) return;
   unmountPage();
-  const session = { main, alive: true, teardown: [] };
+  const session = { main, alive: true, teardown: [], deferred: [] };
   mounted = session;
   epoch += 1;
-  answers.load(document.body.dataset.answers, afterPaint());
+  const later = swapped ? Promise.resolve() : afterPaint();
+  answers.load(document.body.dataset.answers, later);
   for (const note of main.querySelectorAll(".link-note")) note.remove(); // for readers without JS
   const stores = new Map();
   const roots = [...main.querySelectorAll("[data-widget]")].filter((r) => WIDGETS[r.dataset.widget]);
@@ -106,7 +108,7 @@ export async function mountPage() {
     const name = root.dataset.group || `${root.dataset.widget}-${index}`;
     if (!stores.has(name)) {
       // once per group: its first figure speaks
-      const view = statusView(root, session);
+      const view = statusView(root, session, later);
       stores.set(name, Object.assign(makeStore(`${epoch}:${name}`, root, session, view),
         { roots: [], view }));
     }
@@ -123,14 +125,13 @@ export async function mountPage() {
   });
   const shared = [...main.querySelectorAll("[data-embed]")];
   if (shared.length) { // the "Share and download" panels: not needed for the first paint
-    afterPaint().then(() => import("./share.js")).then((share) => {
+    session.deferred.push(later.then(() => import("./share.js")).then((share) => {
       if (session.alive) for (const root of shared) share.mount(root);
-    });
+    }));
   }
-  for (const store of stores.values()) {
-    store.openLink();
-    store.view?.draw();
-  }
+  for (const store of stores.values()) store.openLink();
+  await Promise.all(session.deferred);
+  for (const store of stores.values()) store.view?.draw();
   if (!roots.length) return;
   // Start the runtime just after the first paint, or as soon as an interactive figure
   // scrolls into view, whichever comes first.

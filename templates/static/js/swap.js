@@ -68,7 +68,7 @@ export async function swap(url, signal) {
   for (const selector of SWAPPED) {
     document.querySelector(selector).replaceWith(document.adoptNode(doc.querySelector(selector)));
   }
-  if (page && wantsPage) await page.mountPage();
+  if (page && wantsPage) await page.mountPage({ swapped: true });
   const heading = document.querySelector("main h1");
   if (heading) {
     heading.tabIndex = -1;
