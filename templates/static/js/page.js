@@ -97,8 +97,9 @@ export async function mountPage({ swapped = false } = {}) {
   const session = { main, alive: true, teardown: [], deferred: [] };
   mounted = session;
   epoch += 1;
+  // The tables come at low priority at once: a click made at arrival needs them.
+  answers.load(document.body.dataset.answers);
   const later = swapped ? Promise.resolve() : afterPaint();
-  answers.load(document.body.dataset.answers, later);
   for (const note of main.querySelectorAll(".link-note")) note.remove(); // for readers without JS
   const stores = new Map();
   const roots = [...main.querySelectorAll("[data-widget]")].filter((r) => WIDGETS[r.dataset.widget]);
