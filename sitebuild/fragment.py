@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from urllib.parse import parse_qsl
 
@@ -33,6 +34,7 @@ def fragment(embed_id: str, url: str = "", site_url: str = "", css: bool = False
     renderer = PageRenderer(make_env(templates), load_ledger(templates / "claims.toml"), FIGURES)
     html = renderer.figure_html(embeds[embed_id].figure, state, page=Page("", "", "", None))
     html = html.replace('href="claims/', f'href="{site_url}claims/')
+    html = re.sub(r'<p class="link-note">.*?</p>', "", html)  # a fragment shows its own state
     head = f"<!-- Attention Bench: {embeds[embed_id].title} ({embed_id}), computed at build time -->\n"
     style = (f"<style>\n{(templates / 'static' / 'style.css').read_text(encoding='utf-8')}\n</style>\n"
              if css else "")
