@@ -152,6 +152,7 @@ def run(site: Path) -> dict:
             results = {"worker (this site)": measure(browser, base, "mixture/", fig),
                        "main thread (baseline)": measure(browser, base, "baseline.html", plain),
                        "bench": bench_clicks(browser, base)}
+            results["instant"] = (instant(browser, base), _baseline_instant(browser))
             browser.close()
     finally:
         server.shutdown()
@@ -159,9 +160,31 @@ def run(site: Path) -> dict:
     return results
 
 
+def _baseline_instant(browser) -> dict | None:
+    """The instant figures of the checkout named by ATTENTION_BENCH_BASELINE, if any."""
+    import os
+    import tempfile
+
+    checkout = os.environ.get("ATTENTION_BENCH_BASELINE")
+    if not checkout:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        site = baseline_site(Path(checkout), Path(tmp) / "site")
+        if site is None:
+            return None
+        server = make_server(site, 0, quiet=True)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            return instant(browser, f"http://127.0.0.1:{server.server_port}/")
+        finally:
+            server.shutdown()
+            server.server_close()
+
+
 def report(results: dict) -> None:
     """Print the runtime figures side by side, with the targets."""
     bench = results.pop("bench")
+    instant_results = results.pop("instant", None)
     names = list(results)
     print(f"\n{'runtime, headless Chromium':<34}" + "".join(f"{n:>26}" for n in names) + "   target")
     rows = [("ready, cold cache, median (ms)", "cold", f"< {TARGETS['cold']}"),
@@ -178,3 +201,102 @@ def report(results: dict) -> None:
     print(f"\n{'bench click-to-paint (ms)':<34}{'median':>12}{'p95':>12}{'clicks':>8}   target p95")
     for name, r in bench.items():
         print(f"{name:<34}{r['median']:>12.1f}{r['p95']:>12.1f}{r['clicks']:>8}   < {TARGETS['p95']}")
+    if instant_results:
+        report_instant(*instant_results)
+
+
+# ---- instant answers and one Python per visit (issue 11) ----
+
+TARGETS.update({"first_click": 16, "next_chapter": 100})
+
+# At arrival: click as soon as the figure can be clicked (its widget is mounted), and time
+# from that click to the frame after its answer is on screen.
+FIRST_CLICK = """([button, watched]) => { window.__firstClick = new Promise(resolve => {
+  const go = () => {
+    const target = document.querySelector(button), out = document.querySelector(watched);
+    if (!target || !out) return false;
+    const before = out.textContent, start = performance.now();
+    new MutationObserver((_, mo) => { if (out.textContent !== before) { mo.disconnect();
+      requestAnimationFrame(() => resolve(performance.now() - start)); } })
+      .observe(out, {childList: true, characterData: true, subtree: true});
+    target.click();
+    return true;
+  };
+  new MutationObserver((_, mo) => { if (go()) mo.disconnect(); })
+    .observe(document, {subtree: true, childList: true});
+}); }"""
+FIRST_CLICKS = {  # page: (what is clicked, what shows the answer)
+    "mixture/": ('#fig-002 tr[data-query="grid"] button', '#fig-002 [data-bind="output"]'),
+    "bench/": ('#fig-005 tr[data-index="3"] button', '#fig-004 [data-bind="carriage-word"]'),
+}
+
+# Until the next chapter is live: from a click on a header link (its time kept across a full
+# load in sessionStorage) to the moment the lab's status says Python is ready.
+LIVE_PROBE = """() => { new MutationObserver(() => {
+  if (document.querySelector('#fig-003 .runtime-status[data-state="ready"]') && !window.__liveAt) {
+    window.__liveAt = Date.now() - Number(sessionStorage.getItem('clickAt')); }
+}).observe(document, {subtree: true, childList: true, attributes: true}); }"""
+HEADER_CLICK = """() => { sessionStorage.setItem('clickAt', String(Date.now()));
+  document.querySelector('.site-header a[href="../lab/"]').click(); }"""
+
+
+def first_click(browser, base: str, path: str, runs: int = 5) -> float:
+    """Median ms from a click made at arrival (fresh profile) to its answer on screen."""
+    times = []
+    for _ in range(runs):
+        context = browser.new_context()
+        context.add_init_script(script=f"({FIRST_CLICK})({list(FIRST_CLICKS[path])!r})")
+        page = context.new_page()
+        page.goto(base + path)
+        times.append(page.evaluate("window.__firstClick"))
+        context.close()
+    return statistics.median(times)
+
+
+def next_chapter(browser, base: str, runs: int = 5) -> float:
+    """Median ms from a click on the header's lab link, on /mixture/ with Python ready, until
+    the lab is live (its Python ready)."""
+    times = []
+    context = browser.new_context()
+    context.add_init_script(script=f"({LIVE_PROBE})()")
+    page = context.new_page()
+    for _ in range(runs):
+        page.goto(base + "mixture/")
+        page.wait_for_selector('#fig-002 .runtime-status[data-state="ready"]', timeout=60000)
+        page.evaluate("window.__liveAt = 0")
+        page.evaluate(HEADER_CLICK)
+        page.wait_for_function("() => window.__liveAt > 0", timeout=60000)
+        times.append(page.evaluate("window.__liveAt"))
+    context.close()
+    return statistics.median(times)
+
+
+def instant(browser, base: str) -> dict:
+    """This site's first-click and next-chapter times (ms)."""
+    return {"first click, mixture": first_click(browser, base, "mixture/"),
+            "first click, bench": first_click(browser, base, "bench/"),
+            "next chapter live": next_chapter(browser, base)}
+
+
+def baseline_site(checkout: Path, out: Path) -> Path | None:
+    """Build another checkout of the site (e.g. the main branch) into out, for comparison."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    result = subprocess.run([sys.executable, str(checkout / "build.py"), "--out", str(out)],
+                            cwd=out.parent, env=env, capture_output=True, text=True)
+    return out if result.returncode == 0 else None
+
+
+def report_instant(ours: dict, before: dict | None) -> None:
+    """Print the instant figures beside the baseline's, as a ratio, with the targets."""
+    print(f"\n{'instant answers (ms, median)':<34}{'this site':>12}{'baseline':>12}{'ratio':>8}   target")
+    for name, value in ours.items():
+        target = TARGETS["next_chapter" if "chapter" in name else "first_click"]
+        old = before.get(name) if before else None
+        ratio = f"{value / old:>8.3f}" if old else f"{'n/a':>8}"
+        print(f"{name:<34}{value:>12.1f}{old if old is None else round(old, 1)!s:>12}{ratio}   ≤ {target}")
+    if before is None:
+        print("(set ATTENTION_BENCH_BASELINE to another checkout, e.g. the main branch, to compare)")

@@ -171,6 +171,7 @@ def fragment(embed_id: str, url: str = "", site_url: str = "", css: bool = True,
     renderer = PageRenderer(make_env(templates), load_ledger(templates / "claims.toml"), FIGURES)
     html = renderer.figure_html(embeds[embed_id].figure, state, page=Page("", "", "", None))
     html = html.replace('href="claims/', f'href="{site_url}claims/')
+    html = re.sub(r'<p class="link-note">.*?</p>', "", html)  # a fragment shows its own state
     sheet = (templates / "static" / "style.css").read_text(encoding="utf-8")
     html = _with_fallbacks(html, light_palette(sheet))
     head = f"<!-- Attention Bench: {embeds[embed_id].title} ({embed_id}), computed at build time -->\n"

@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from attention import figures, trained_view
 
-from . import embeds, offline, runtime, wheel
+from . import answers, download, embeds, offline, runtime, wheel
 from .claims import Ledger, check_all_cited, load_ledger
 from .errors import BuildError
 from .mathml import formulas_in_text
@@ -102,15 +102,17 @@ def _runtime_attributes(inputs: Inputs, root: str) -> dict[str, str]:
         "runtime-index": index,
         "runtime-wheel": f"{root}py/{wheel.source_hash()}/{inputs.wheel.name}",
         "worker": f"{root}static/js/worker.js",
+        **({"runtime-bytes": str(size)} if (size := download.runtime_bytes(
+            inputs.runtime_files, inputs.wheel)) else {}),  # quoted before a phone downloads it
     }
 
 
 def _scripts(body: str) -> list[str]:
     """Return the modules a page needs: none unless it has a figure to make live or share."""
     if "data-embed-entry=" in body:
-        return ["js/offline.js", "js/guide.js"]
+        return ["js/offline.js", "js/nav.js", "js/guide.js"]
     live = 'data-widget="' in body or 'data-embed="' in body
-    return ["js/offline.js"] + (["js/page.js"] if live else [])
+    return ["js/offline.js", "js/nav.js"] + (["js/page.js"] if live else [])
 
 
 def _embed_pages(inputs: Inputs, renderer: PageRenderer, env, nav) -> dict[str, str]:
@@ -122,8 +124,9 @@ def _embed_pages(inputs: Inputs, renderer: PageRenderer, env, nav) -> dict[str, 
         body = renderer.figure_html(embed.figure, page=page, embed=embed.id)
         out[embed.url + "index.html"] = layout.render(
             embed=embed, chapter=chapter, body=Markup(body), root=page.root,
-            scripts=["js/embed.js"] + _scripts(body),  # embed.js first: it takes theme= off the address
+            scripts=["js/embed.js"] + [s for s in _scripts(body) if s != "js/nav.js"],  # embed.js first: it takes theme= off the address
             runtime=_runtime_attributes(inputs, page.root),
+            answers=answers.for_page(body),
             csp=csp(not inputs.runtime_files),
             asset=lambda name: f"static/{name}")
     return out
@@ -165,12 +168,15 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
             next=nav[i + 1] if i is not None and i + 1 < len(nav) else None,
             scripts=_scripts(r.body),
             runtime=_runtime_attributes(inputs, r.page.root),
+            answers=answers.for_page(r.body),
             csp=csp(not inputs.runtime_files),
             asset=lambda name: f"static/{name}",
         )
     out.update(_embed_pages(inputs, renderer, env, nav))
     out.update(trained_view.site_files())  # the trained rows FIG-008 picks from, as JSON
     out["404.html"] = _not_found(inputs, env, nav)
+    links = answers.link_states({r.page.url: r.body for r in rendered})  # precomputed answers
+    out.update(answers.tables(links, inputs.wheel))  # written as static/answers/*.json
     return out
 
 

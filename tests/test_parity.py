@@ -286,3 +286,19 @@ def test_deeply_nested_requests_answered_alike():
                  for i, (t, a, b) in enumerate(zip(DEEP_TEXTS, expected, envelope["answers"]))
                  if b is not None and a != b]
     assert not problems, "\n".join(problems)
+
+
+def test_every_precomputed_answer_is_what_pyodide_answers_byte_for_byte(built_site):
+    """The tables the page answers clicks from (site/static/answers/) hold, for each request
+    key, exactly the text the browser's Python returns for that request."""
+    entries = []
+    for path in sorted((built_site / "static" / "answers").glob("*.json")):
+        table = json.loads(path.read_text(encoding="utf-8"))
+        entries += [(path.name, key, table["answers"][i]) for key, i in table["keys"].items()]
+    envelope = run_pyodide([key for _, key, _ in entries])
+    assert not envelope["failures"] and envelope["network"] == []
+    differ = [f"{name} {key[:120]}" for (name, key, entry), theirs in zip(entries, envelope["answers"])
+              if json.dumps(entry) != theirs]
+    assert not differ, f"{len(differ)} of {len(entries)} entries differ:\n" + "\n".join(differ[:20])
+    assert len(entries) >= 40 and {name for name, _, _ in entries} == {
+        "bench.json", "fig-001.json", "fig-002.json", "lab.json"}

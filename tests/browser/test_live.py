@@ -73,7 +73,7 @@ def test_keyboard_chooses_load_then_rises(mixture):
 def test_a_click_before_ready_is_answered_when_ready(mixture):
     page = mixture.page
     state = page.get_attribute("#fig-002 .runtime-status", "data-state")
-    assert state in (None, "loading")  # the runtime is still booting
+    assert state in (None, "idle", "loading")  # the runtime is still booting
     page.click('#fig-002 tr[data-query="load"]')
     page.wait_for_selector(READY, timeout=30000)
     page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=query]').textContent === 'load'")
@@ -100,11 +100,25 @@ def test_blocked_runtime_leaves_the_static_figure_and_says_why(browser, server):
     status = w.page.wait_for_selector('#fig-002 .runtime-status[data-state="failed"]', timeout=30000)
     assert "Python could not start here" in status.inner_text()
     assert "computed when the site was built" in status.inner_text()
-    w.page.click('#fig-002 tr[data-query="grid"]')
-    notice = w.page.locator("#fig-002 .state-notice")
+    assert w.page.inner_text("#fig-002 .runtime-action") == "Try again"
+    w.page.click('#fig-002 tr[data-query="grid"]')  # one step away: precomputed, still answered
+    w.page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=query]').textContent === 'grid'")
+    assert table_texts(w.page, "#fig-002") == expected_fig_002("grid")
+    assert w.page_errors == [] and w.foreign_requests == []
+    context.close()
+
+
+def test_blocked_runtime_answers_a_state_outside_the_tables_with_why(browser, server):
+    context = browser.new_context(service_workers="block")
+    w = watch(context, server)
+    w.page.route("**/runtime/**", lambda route: route.abort())
+    w.page.goto(server + "lab/")
+    w.page.wait_for_selector('#fig-003 .runtime-status[data-state="failed"]', timeout=30000)
+    w.page.fill("#lab-q1", "0.37")  # a typed query: only Python could compute it
+    notice = w.page.locator("#fig-003 .state-notice")
     notice.wait_for(state="visible")
-    assert "Python could not start here" in notice.inner_text()  # the click is answered, honestly
-    assert table_texts(w.page, "#fig-002") == expected_fig_002("rises")  # still the static figure
+    assert "Python could not start here" in notice.inner_text()  # the change is answered, honestly
+    assert lab_rows(w.page) == expected_lab()  # still the static figure
     assert w.page_errors == [] and w.foreign_requests == []
     context.close()
 

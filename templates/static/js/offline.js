@@ -18,5 +18,8 @@ if ("serviceWorker" in navigator && location.protocol !== "file:") {
       { once: true });
   } else {
     register(false);
+    // Python may start later, on a page nav.js swaps in: keep the runtime for offline then.
+    document.addEventListener("attention-bench:runtime-settled",
+      (event) => event.detail === "ready" && register(true), { once: true });
   }
 }

@@ -1,8 +1,10 @@
-// Mount every interactive figure, start Python after first paint, keep the address in step.
+// Mount every interactive figure of the page, start Python after first paint, keep the address
+// in step. nav.js swaps in the next page without reloading: it calls mountPage() again, and
+// the one runtime (runtime.js) and its precomputed answers (answers.js) stay for the visit.
 
 import { createStore } from "./store.js";
+import * as answers from "./answers.js";
 import * as runtime from "./runtime.js";
-import * as share from "./share.js";
 
 // Each widget's module is loaded only on pages that have that widget.
 const WIDGETS = {
@@ -15,18 +17,9 @@ const WIDGETS = {
   trained: () => import("./trained.js"),
 };
 const URL_STATE = { "fig-002": "fig-002", lab: "lab", bench: "bench", trained: "bench" }; // widget: figure name
-
-const STATUS_TEXT = {
-  loading: "Loading Python in your browser… The figure shows the values computed when the site was built.",
-  ready: "Live: Python in your browser computes every number you see.",
-  failed: "Python could not start here ({reason}). The figure shows the values computed when the site was built.",
-};
-
-function showStatus(element, { state, reason }) {
-  if (state === "idle") return;
-  element.dataset.state = state;
-  element.textContent = STATUS_TEXT[state].replace("{reason}", reason);
-}
+// nav.js knows this module by it
+export const url = import.meta.url;
+const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
 /** Write a figure's state into the address, so a copied link reopens it. */
 function keepAddress(answer) {
@@ -41,62 +34,132 @@ function showNotices(root, answer) {
   if (slot && answer.ok) slot.textContent = (answer.notices || []).join(" ");
 }
 
-/**
- * Make the store for a figure, or the shared store of its group (data-group). A shared
- * link's state is read first; a reader's action made meanwhile is sent after it, built
- * then (requests may be functions), so it changes the linked state rather than replacing it.
- */
-function makeStore(name, root) {
+/** A group's status (drawn by status.js once it has loaded, just after the first paint). */
+function statusView(root, session, later) {
+  if (!root.querySelector(".runtime-status")) return null;
+  const view = { pending: false, source: null, link: false, roots: [root], draw: () => {} };
+  session.deferred.push(later.then(() => import("./status.js")).then((status) => {
+    if (session.alive) status.attach(view, root, session);
+  }));
+  return view;
+}
+
+// Make the store for a figure, or the shared store of its group (data-group). A shared
+// link's state is read first; a reader's action made meanwhile is sent after it, built
+// then (requests may be functions), so it changes the linked state rather than replacing it.
+function makeStore(channel, root, session, view) {
   let waitingForUrl = false;
   let deferred = null;
+  const draw = () => view && view.draw();
   const send = (request, answer) => {
+    if (!session.alive) return; // the page was swapped away
     const built = typeof request === "function" ? request() : request;
     // A widget inside the figure (the what-if panel) may add fields to every request.
-    const full = built.url ? built : { ...built, ...store.extras };
-    runtime.request(name, full, (reply) => {
+    const payload = built.url ? built : { ...built, ...store.extras };
+    if (view) view.pending = true;
+    runtime.request(channel, payload, (reply, source) => {
+      if (!session.alive) return;
+      if (view) Object.assign(view, { pending: false, source });
       keepAddress(reply);
       showNotices(root, reply);
       answer(reply);
+      draw();
     });
+    draw();
   };
   const store = createStore((request, answer) => {
     if (waitingForUrl) deferred = [request, answer];
     else send(request, answer);
   });
   store.extras = {};
-  const figure = URL_STATE[root.dataset.widget];
-  if (figure && location.search) {
+  /** Open the state of the page's address, once the group's figures are mounted. */
+  store.openLink = () => {
+    const figure = URL_STATE[root.dataset.widget];
+    if (!figure || !location.search) return;
     waitingForUrl = true;
+    if (view) view.link = true;
     send({ figure, url: Object.fromEntries(new URLSearchParams(location.search)) }, (reply) => {
+      if (view) view.link = false;
       store.set({ answer: reply });
       waitingForUrl = false;
       if (deferred) send(...deferred);
       deferred = null;
     });
-  }
+  };
+  session.teardown.push(() => runtime.cancel(channel));
   return store;
 }
 
-const stores = new Map();
-const roots = [...document.querySelectorAll("[data-widget]")].filter((r) => WIDGETS[r.dataset.widget]);
-const modules = await Promise.all(roots.map((r) => WIDGETS[r.dataset.widget]().catch((error) => error)));
-const names = new Map(); // root -> the name of its store
-roots.forEach((root, index) => {
-  const host = root.parentElement.closest("[data-widget]"); // a widget inside a figure shares its store
-  const name = root.dataset.group || names.get(host) || `${root.dataset.widget}-${index}`;
-  names.set(root, name);
-  const first = !stores.has(name);
-  if (first) stores.set(name, Object.assign(makeStore(name, root), { roots: [] }));
-  stores.get(name).roots.push(root); // the first one shows the group's notices and errors
-  const status = root.querySelector(".runtime-status");
-  if (first && status) runtime.onStatus((s) => showStatus(status, s)); // once per group
-  if (modules[index] instanceof Error) {
-    if (status) status.textContent = `This figure could not be made live: ${modules[index].message}`;
-    return;
+// the content mounted now: { main, alive, teardown }
+let mounted = null;
+let epoch = 0;
+
+/** Mount the figures of the page's content (the <main> now in the document), once. */
+// Swapped in (swapped: true), nothing waits for a first paint: all is mounted on return.
+export async function mountPage({ swapped = false } = {}) {
+  const main = document.querySelector("main") || document.body;
+  if (mounted && mounted.main === main) return;
+  unmountPage();
+  const session = { main, alive: true, teardown: [], deferred: [] };
+  mounted = session;
+  epoch += 1;
+  // The tables come at low priority at once: a click made at arrival needs them.
+  answers.load(document.body.dataset.answers);
+  const later = swapped ? Promise.resolve() : afterPaint();
+  for (const note of main.querySelectorAll(".link-note")) note.remove(); // for readers without JS
+  const stores = new Map();
+  const roots = [...main.querySelectorAll("[data-widget]")].filter((r) => WIDGETS[r.dataset.widget]);
+  const modules = await Promise.all(roots.map((r) => WIDGETS[r.dataset.widget]().catch((error) => error)));
+  if (!session.alive) return;
+  const names = new Map(); // root -> the name of its store
+  roots.forEach((root, index) => {
+    const host = root.parentElement.closest("[data-widget]"); // a widget inside a figure shares its store
+    const name = root.dataset.group || names.get(host) || `${root.dataset.widget}-${index}`;
+    names.set(root, name);
+    if (!stores.has(name)) {
+      // once per group: its first figure speaks
+      const view = statusView(root, session, later);
+      stores.set(name, Object.assign(makeStore(`${epoch}:${name}`, root, session, view),
+        { roots: [], view }));
+    }
+    const store = stores.get(name);
+    // the first one shows the group's notices and errors
+    store.roots.push(root);
+    if (store.view && !store.view.roots.includes(root)) store.view.roots.push(root);
+    if (modules[index] instanceof Error) {
+      const status = root.querySelector(".runtime-status");
+      if (status) status.textContent = `This figure could not be made live: ${modules[index].message}`;
+      return;
+    }
+    modules[index].mount(root, store);
+  });
+  const shared = [...main.querySelectorAll("[data-embed]")];
+  if (shared.length) { // the "Share and download" panels: not needed for the first paint
+    session.deferred.push(later.then(() => import("./share.js")).then((share) => {
+      if (session.alive) for (const root of shared) share.mount(root);
+    }));
   }
-  modules[index].mount(root, stores.get(name));
-});
-for (const root of document.querySelectorAll("[data-embed]")) share.mount(root);
+  for (const store of stores.values()) store.openLink();
+  await Promise.all(session.deferred);
+  for (const store of stores.values()) store.view?.draw();
+  if (!roots.length) return;
+  // Start the runtime just after the first paint, or as soon as an interactive figure
+  // scrolls into view, whichever comes first.
+  afterPaint().then(() => session.alive && runtime.start());
+  const seen = new IntersectionObserver((entries) => {
+    if (entries.some((e) => e.isIntersecting)) runtime.start();
+  });
+  for (const element of roots) seen.observe(element);
+  session.teardown.push(() => seen.disconnect());
+}
+
+/** Let go of the mounted content: its requests are dropped, its listeners removed. */
+export function unmountPage() {
+  if (!mounted) return;
+  mounted.alive = false;
+  for (const undo of mounted.teardown) undo();
+  mounted = null;
+}
 
 // Tell the offline module when Python has started (or failed): it registers then.
 runtime.onStatus(({ state }) => {
@@ -105,13 +168,4 @@ runtime.onStatus(({ state }) => {
   }
 });
 
-// Start the runtime just after the first paint, or as soon as an interactive figure
-// scrolls into view, whichever comes first.
-if (roots.length) {
-  const begin = () => runtime.start();
-  requestAnimationFrame(() => setTimeout(begin, 0)); // the frame is painted before this runs
-  const seen = new IntersectionObserver((entries) => {
-    if (entries.some((e) => e.isIntersecting)) begin();
-  });
-  for (const element of roots) seen.observe(element);
-}
+await mountPage();

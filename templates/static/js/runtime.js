@@ -1,75 +1,104 @@
-// The page's side of the Python runtime: start the worker, report status, route requests.
-// Requests are JSON in, JSON out. Per channel only the newest request is sent or answered.
+// The page's side of the Python runtime: one worker for the whole visit (it survives the page
+// swaps of nav.js), its status, and the requests routed to it. Requests are JSON in, JSON out;
+// per channel only the newest request is answered. A request among the precomputed answers
+// (answers.js) is answered at once, before or after Python is ready, and never starts Python.
 
-const BOOT_TIMEOUT_MS = 90000; // the first visit downloads about 16 MB: allow a slow network
+import * as answers from "./answers.js";
+
+// give up only when no byte of the runtime has arrived for this long (worker.js checks)
+const STALL_MS = 45000;
+const stallMs = () => Number(config.runtimeStall) || STALL_MS;
+// nav.js keeps the body, and updates its attributes
 const config = document.body.dataset;
 let worker = null;
-let status = { state: "idle", reason: "" };
-const statusListeners = new Set();
-const latest = new Map(); // channel -> { id, json, answer } waiting to be sent
-const inFlight = new Map(); // channel -> the request being computed
+let booting = false;
+let consented = false;
+let status = { state: "idle", reason: "", offline: false, loaded: 0 };
+const listeners = new Set();
+// channel -> { id, json, answer } not yet sent
+const waiting = new Map();
+// channel -> the request being computed
+const inFlight = new Map();
+// channel -> the id of its newest request
+const newest = new Map();
 let nextId = 1;
+let stall = 0;
 
-function setStatus(state, reason = "") {
-  status = { state, reason };
-  for (const listener of statusListeners) listener(status);
+function setStatus(patch) {
+  status = { ...status, ...patch };
+  for (const listener of [...listeners]) listener(status);
 }
 
-function absolute(path) {
-  return new URL(path, document.baseURI).href;
-}
+const absolute = (path) => new URL(path, document.baseURI).href;
+
+/** The runtime's size in bytes, as the build measured it (0 when unknown, e.g. from a CDN). */
+export const size = () => Number(config.runtimeBytes) || 0;
 
 /** The answer every request gets once Python cannot run here. */
 function failure() {
-  const message = `Python could not start here (${status.reason}), so this cannot be recomputed.`;
+  const message = status.offline
+    ? "You are offline and Python was never saved on this device, so this cannot be recomputed."
+    : `Python could not start here (${status.reason}), so this cannot be recomputed.`;
   return { ok: false, errors: [{ field: null, message }] };
 }
 
 function pump(channel) {
-  const waiting = latest.get(channel);
-  if (!waiting || inFlight.has(channel)) return;
+  const request = waiting.get(channel);
+  if (!request || inFlight.has(channel)) return;
   if (status.state === "failed") {
-    latest.delete(channel);
-    waiting.answer(failure());
+    waiting.delete(channel);
+    request.answer(failure(), "failed");
     return;
   }
   if (status.state !== "ready") return;
-  latest.delete(channel);
-  inFlight.set(channel, waiting);
-  worker.postMessage({ type: "request", id: waiting.id, channel, json: waiting.json });
+  waiting.delete(channel);
+  inFlight.set(channel, request);
+  worker.postMessage({ type: "request", id: request.id, channel, json: request.json });
+}
+
+// A worker that says nothing for this long (it reports every second while it loads) is gone.
+function watch() {
+  clearTimeout(stall);
+  stall = setTimeout(() => fail("the runtime stopped answering"), 2 * stallMs() + 15000);
 }
 
 function onMessage({ data }) {
-  if (data.type === "ready") {
-    setStatus("ready");
-    for (const channel of latest.keys()) pump(channel);
+  if (data.type === "progress") {
+    // the worker is loading: however slow the network, this is not a failure
+    watch();
+    setStatus({ loaded: data.loaded });
+  } else if (data.type === "ready") {
+    clearTimeout(stall);
+    setStatus({ state: "ready", loaded: size() });
+    for (const channel of [...waiting.keys()]) pump(channel);
   } else if (data.type === "failed") {
     fail(data.reason);
   } else if (data.type === "answer") {
     const request = inFlight.get(data.channel);
     inFlight.delete(data.channel);
-    if (!latest.has(data.channel) && request && request.id === data.id) {
-      request.answer(JSON.parse(data.json)); // the newest request: draw it
+    if (request && request.id === data.id && newest.get(data.channel) === data.id) {
+      request.answer(JSON.parse(data.json), "python");
     }
-    pump(data.channel); // a newer request arrived meanwhile: send it now
+    // a newer request arrived meanwhile: send it now
+    pump(data.channel);
   }
 }
 
 function fail(reason) {
   if (status.state === "failed") return;
+  clearTimeout(stall);
   if (worker) worker.terminate();
-  setStatus("failed", reason);
+  worker = null;
+  setStatus({ state: "failed", reason, offline: navigator.onLine === false });
   for (const [channel, request] of inFlight) {
     inFlight.delete(channel);
-    if (!latest.has(channel)) latest.set(channel, request);
+    if (!waiting.has(channel)) waiting.set(channel, request);
   }
-  for (const channel of [...latest.keys()]) pump(channel); // each one hears why, once
+  for (const channel of [...waiting.keys()]) pump(channel); // each one hears why, once
 }
 
-/** Start the runtime once; later calls do nothing. */
-export function start() {
-  if (worker || status.state === "failed") return;
-  setStatus("loading");
+function boot() {
+  setStatus({ state: "loading", reason: "", offline: false, loaded: 0 });
   try {
     worker = new Worker(absolute(config.worker), { type: "module" });
   } catch (error) {
@@ -78,25 +107,73 @@ export function start() {
   }
   worker.onmessage = onMessage;
   worker.onerror = (event) => fail(event.message || "the runtime's worker could not start");
-  const timer = setTimeout(() => fail(`it did not start within ${BOOT_TIMEOUT_MS / 1000} s`),
-    BOOT_TIMEOUT_MS);
-  statusListeners.add(({ state }) => state !== "loading" && clearTimeout(timer));
-  worker.postMessage({
-    type: "boot",
-    indexURL: absolute(config.runtimeIndex),
-    wheelURL: absolute(config.runtimeWheel),
-  });
+  watch();
+  worker.postMessage({ type: "boot", indexURL: absolute(config.runtimeIndex),
+    wheelURL: absolute(config.runtimeWheel), stallMs: stallMs() });
 }
 
-/** Call listener now and whenever the runtime's status changes. */
+// Start the runtime once. Offline without a saved runtime it says so at once; on a costly
+// connection it waits for allow(). Later calls do nothing.
+export async function start() {
+  if (worker || booting || ["failed", "asking"].includes(status.state)) return;
+  booting = true;
+  const choice = await (await import("./boot.js")).decide(absolute(config.runtimeIndex), consented);
+  booting = false;
+  if (worker || status.state !== "idle") return;
+  if (choice === "offline") {
+    setStatus({ state: "failed", reason: "offline", offline: true });
+    for (const channel of [...waiting.keys()]) pump(channel);
+  } else if (choice === "ask") {
+    setStatus({ state: "asking" });
+  } else {
+    boot();
+  }
+}
+
+/** The reader agreed to the download (or asked to try again): start now. */
+export function allow() {
+  consented = true;
+  if (worker) return;
+  if (["asking", "failed"].includes(status.state)) setStatus({ state: "idle" });
+  start();
+}
+
+/** Call listener now and whenever the runtime's status changes; returns an unsubscribe. */
 export function onStatus(listener) {
-  statusListeners.add(listener);
+  listeners.add(listener);
   listener(status);
+  return () => listeners.delete(listener);
 }
 
-/** Send a request on a channel; answer(json) is called only if it is still the newest. */
-export function request(channel, payload, answer) {
-  latest.set(channel, { id: nextId++, json: JSON.stringify(payload), answer });
-  start(); // a reader's action before the runtime loads starts it at once
+function route(channel, id, json, answer) {
+  // a newer request replaced it
+  if (newest.get(channel) !== id) return;
+  const known = answers.lookup(json);
+  if (known) {
+    answer(known, "table");
+    return;
+  }
+  waiting.set(channel, { id, json, answer });
+  // a reader's action before the runtime loads starts it at once
+  start();
   pump(channel);
+}
+
+// Send a request on a channel; answer(json, source) is called only if it is still the
+// newest, with source "table" (precomputed), "python" or "failed".
+export function request(channel, payload, answer) {
+  const json = JSON.stringify(payload);
+  const id = nextId++;
+  newest.set(channel, id);
+  waiting.delete(channel);
+  const known = answers.lookup(json);
+  if (known) answer(known, "table"); // drawn within this frame
+  else if (answers.loading()) answers.settled().then(() => route(channel, id, json, answer));
+  else route(channel, id, json, answer);
+}
+
+/** Forget a channel's requests: an answer still on its way is dropped (its page is gone). */
+export function cancel(channel) {
+  newest.delete(channel);
+  waiting.delete(channel);
 }

@@ -1,9 +1,65 @@
 // The Python runtime, in a module worker so that loading it never blocks the page.
 // It only moves JSON text in and out: every number is computed by attention.bridge.
+// While it loads, it reports how many bytes have arrived, so a slow network shows progress
+// instead of timing out while the download is still going.
 
 let handle = null;
+let loaded = 0;
+let active = 0; // downloads under way
+let lastByte = Date.now();
+
+// A Response whose body counts its bytes as Pyodide reads them; the download ends with it.
+function counted(response) {
+  if (!response.body) {
+    active -= 1;
+    return response;
+  }
+  const counter = new TransformStream({
+    transform(chunk, controller) {
+      loaded += chunk.byteLength;
+      lastByte = Date.now();
+      controller.enqueue(chunk);
+    },
+    flush() { active -= 1; },
+  });
+  return new Response(response.body.pipeThrough(counter),
+    { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+const plainFetch = self.fetch.bind(self);
+self.fetch = async (...args) => {
+  active += 1; // from the request on: a server that never answers is a stall too
+  lastByte = Date.now();
+  try {
+    return counted(await plainFetch(...args));
+  } catch (error) {
+    active -= 1;
+    throw error;
+  }
+};
+
+/** Every second: tell the page how far the download is, or give up when bytes stop coming
+ * while a download is under way (compiling and importing may take a while: that is fine). */
+function heartbeat(stallMs) {
+  let tick = Date.now();
+  return setInterval(() => {
+    const now = Date.now();
+    // Busy compiling, this thread could not take in bytes: the network gets a fresh window.
+    if (now - tick > 1500) lastByte = now;
+    tick = now;
+    const quiet = now - lastByte;
+    if ((active > 0 && quiet > stallMs) || quiet > 4 * stallMs) { // 4×: even a slow phone has compiled by then
+      self.postMessage({ type: "failed", reason: `no data arrived for ${Math.round(stallMs / 1000)} s` });
+    } else {
+      self.postMessage({ type: "progress", loaded });
+    }
+  }, 1000);
+}
 
 async function boot({ indexURL, wheelURL }) {
+  // pyodide.asm.js comes by import(), which reports nothing: fetch it first (counted), so
+  // the import finds it in the cache.
+  await (await self.fetch(indexURL + "pyodide.asm.js")).arrayBuffer();
   const { loadPyodide } = await import(indexURL + "pyodide.mjs");
   const pyodide = await loadPyodide({
     indexURL,
@@ -16,11 +72,15 @@ async function boot({ indexURL, wheelURL }) {
 
 self.onmessage = async ({ data }) => {
   if (data.type === "boot") {
+    const beat = heartbeat(data.stallMs);
     try {
       await boot(data);
+      self.postMessage({ type: "progress", loaded });
       self.postMessage({ type: "ready" });
     } catch (error) {
       self.postMessage({ type: "failed", reason: String((error && error.message) || error) });
+    } finally {
+      clearInterval(beat);
     }
   } else if (data.type === "request") {
     let json;

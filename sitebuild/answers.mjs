@@ -1,0 +1,35 @@
+// Answer requests with attention.bridge.handle_json inside Pyodide under Node, for the build's
+// precomputed answer tables (sitebuild/answers.py): the same runtime and wheel as the browser.
+//
+// Usage: node sitebuild/answers.mjs <pyodideDir> <wheelPath> < requests.json
+//   stdin:  a JSON array of request strings; stdout: {"pyodide": version, "answers": [text]}
+// Nothing is fetched: the runtime, numpy and the wheel are local files.
+
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const log = (...args) => process.stderr.write(args.map(String).join(" ") + "\n");
+console.log = log; // Pyodide reports package loading through console.log: keep stdout clean
+globalThis.fetch = async (resource) => {
+  throw new Error(`answers.mjs: network access refused: ${resource}`);
+};
+
+async function main() {
+  const [dir, wheel] = process.argv.slice(2);
+  const chunks = [];
+  for await (const chunk of process.stdin) chunks.push(chunk);
+  const requests = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  const indexURL = path.resolve(dir) + path.sep;
+  const { loadPyodide } = await import(pathToFileURL(indexURL + "pyodide.mjs").href);
+  const pyodide = await loadPyodide({ indexURL, packages: ["numpy", path.resolve(wheel)],
+    stdout: log, stderr: log });
+  const handle = pyodide.pyimport("attention.bridge").handle_json;
+  const answers = requests.map((request) => handle(request));
+  await new Promise((resolve, reject) => process.stdout.write(
+    JSON.stringify({ pyodide: pyodide.version, answers }), (e) => (e ? reject(e) : resolve())));
+}
+
+main().then(() => process.exit(0), (error) => {
+  log(`answers.mjs: ${(error && error.stack) || error}`);
+  process.exit(1);
+});

@@ -1,0 +1,152 @@
+"""Precomputed answers: every state one click away from what a live figure first shows.
+
+At build time the bridge answers, for each live figure's default state and for the state
+each of the site's own links opens (``href="../bench/?head=sink"``), every request that
+one click sends (declared in ``attention.neighbours``). The tables ship as JSON under
+``static/answers/``; the page draws a click found there at once, before Python has loaded.
+
+The answers are computed by ``attention.bridge.handle_json`` running in the very runtime the
+browser runs (Pyodide under Node, with the site's own wheel), so a table entry is byte for
+byte what the browser's Python would answer; CPython's last bits can differ. They are
+cached by a hash of the wheel, the runtime and the requests. Without Node, the build
+falls back to CPython and says so (the texts shown agree; raw values may differ in the
+last bit, which tests/test_parity.py would catch in CI, where Node is present).
+
+A table file: ``{"schema": 1, "figure": str, "generator": {"runtime": str, "wheel": str},
+"answers": [answer text, ...], "keys": {request key: index into answers}}``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import parse_qsl, urljoin, urlsplit
+
+from attention import bridge, export, neighbours, urlstate
+
+from . import runtime
+
+__all__ = ["DIR", "TABLES", "for_page", "link_states", "requests", "tables"]
+
+DIR = "answers/"  # below static/
+SCRIPT = Path(__file__).with_name("answers.mjs")
+NODE_TIMEOUT = 300  # seconds
+EXPORTS = {"fig-001": "fig-001", "fig-002": "fig-002", "lab": "lab", "bench": "bench",
+           "bench-table": "bench", "bench-matrix": "bench"}  # export (data-embed): its table
+TABLES = sorted({*neighbours.FIGURES, *EXPORTS.values()})  # one table per name
+WIDGETS = {"fig-002": "fig-002", "lab": "lab", "bench": "bench"}  # data-widget: bridge figure
+_HREF = re.compile(r'href="([^"#]*\?[^"#]*)(?:#[^"]*)?"')
+_PAGE_OF = {"mixture/": "fig-002", "lab/": "lab", "bench/": "bench", "embed/fig-002/": "fig-002",
+            "embed/lab/": "lab", "embed/bench/": "bench", "embed/bench-table/": "bench",
+            "embed/bench-matrix/": "bench"}  # a page's path: the figure its URL state sets
+
+
+def link_states(bodies: dict[str, str]) -> dict[str, list[dict]]:
+    """Return, per figure, the URL parameters of every site link that opens a state.
+
+    bodies maps a page's path below the root ("lab/") to its HTML.
+
+    >>> link_states({"lab/": '<a href="../bench/?head=sink&amp;t=2#fig-004">x</a>'})
+    {'bench': [{'head': 'sink', 't': '2'}]}
+    """
+    found: dict[str, list[dict]] = {}
+    for path, body in bodies.items():
+        for href in _HREF.findall(body):
+            target = urlsplit(urljoin("/" + path, html.unescape(href)))
+            figure = _PAGE_OF.get(target.path.lstrip("/"))
+            params = dict(parse_qsl(target.query, keep_blank_values=True))
+            if figure and params and params not in found.setdefault(figure, []):
+                found[figure].append(params)
+    return {f: p for f, p in found.items() if p}
+
+
+def _answer(request: dict) -> dict:
+    """The bridge's answer to a request, decoded."""
+    return json.loads(bridge.handle_json(json.dumps(request)))
+
+
+def requests(links: dict[str, list[dict]]) -> dict[str, list[dict]]:
+    """Return every request each table answers: one click from each figure's first states."""
+    out: dict[str, list[dict]] = {name: [] for name in TABLES}
+    for figure in neighbours.FIGURES:
+        starts = [{"figure": figure}] + [{"figure": figure, "url": p} for p in links.get(figure, [])]
+        out[figure] += starts[1:]  # the state a link opens is itself asked for, by page.js
+        for start in starts:
+            answer = _answer(start)
+            if answer["ok"]:
+                out[figure] += neighbours.neighbours(figure, answer["data"])
+    for of, table in EXPORTS.items():  # "Numbers as CSV" for what a page first shows
+        source = export.URL_STATE.get(of, of)  # the figure whose URL state it reads
+        params = [{}] + (links.get(source, []) if source in urlstate.PARAMETERS else [])
+        out[table] += [{"figure": "export", "of": of, "url": p} for p in params]
+    return {name: list({neighbours.key(r): r for r in reqs}.values()) for name, reqs in out.items()}
+
+
+def _cache_file(texts: list[str], wheel: Path) -> Path:
+    """Where the answers to these requests, from this wheel and runtime, are kept."""
+    h = hashlib.sha256(runtime.PYODIDE_VERSION.encode() + b"\0" + wheel.read_bytes())
+    h.update(json.dumps(texts).encode())
+    return runtime.cache_root() / "answers" / f"{h.hexdigest()[:24]}.json"
+
+
+def _in_pyodide(texts: list[str], wheel: Path, log) -> list[str] | None:
+    """Answer every request in Pyodide under Node; None when Node or the runtime is missing."""
+    node = shutil.which("node")
+    folder = runtime.cache_root() / "runtime" / runtime.PYODIDE_VERSION
+    if not node or not (folder / "pyodide.mjs").is_file():
+        return None
+    cache = _cache_file(texts, wheel)
+    if cache.is_file():
+        return json.loads(cache.read_text(encoding="utf-8"))
+    log(f"computing {len(texts)} precomputed answers in Pyodide under Node…")
+    proc = subprocess.run([node, str(SCRIPT), str(folder), str(wheel)], input=json.dumps(texts),
+                          capture_output=True, text=True, timeout=NODE_TIMEOUT)
+    if proc.returncode != 0:
+        log(f"note: Pyodide under Node failed ({proc.stderr.strip()[-300:]})")
+        return None
+    answers = json.loads(proc.stdout)["answers"]
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_text(json.dumps(answers), encoding="utf-8")
+    return answers
+
+
+def tables(links: dict[str, list[dict]], wheel: Path, log=print) -> dict[str, str]:
+    """Return {path below the site root: JSON text} of every answer table."""
+    wanted = requests(links)
+    texts = sorted({json.dumps(r, ensure_ascii=False) for reqs in wanted.values() for r in reqs})
+    answers = _in_pyodide(texts, wheel, log)
+    generator = f"pyodide {runtime.PYODIDE_VERSION}"
+    if answers is None:
+        log("note: Node.js or the Pyodide runtime is missing: answer tables computed in CPython")
+        answers, generator = [bridge.handle_json(t) for t in texts], f"cpython {sys.version.split()[0]}"
+    by_text = dict(zip(texts, answers))
+    out = {}
+    for name, reqs in wanted.items():
+        unique: dict[str, int] = {}
+        keys = {}
+        for r in reqs:
+            keys[neighbours.key(r)] = unique.setdefault(by_text[json.dumps(r, ensure_ascii=False)],
+                                                        len(unique))
+        table = {"schema": 1, "figure": name, "generator": {"runtime": generator, "wheel": wheel.name},
+                 "answers": [json.loads(a) for a in unique], "keys": keys}
+        out[f"static/{DIR}{name}.json"] = json.dumps(table, ensure_ascii=False,
+                                                     separators=(",", ":"), allow_nan=False)
+    return out
+
+
+def for_page(body: str) -> list[str]:
+    """Return the answer tables a page's figures use, as static asset names.
+
+    >>> for_page('<figure data-embed="bench-table" data-export><div data-widget="bench">')
+    ['answers/bench.json']
+    """
+    names = {WIDGETS[w] for w in re.findall(r'data-widget="([^"]+)"', body) if w in WIDGETS}
+    names |= {EXPORTS[e] for e in re.findall(r'data-embed="([^"]+)"[^>]*data-export', body)
+              if e in EXPORTS}
+    return [f"{DIR}{name}.json" for name in sorted(names)]

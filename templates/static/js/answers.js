@@ -1,0 +1,55 @@
+// Precomputed answers: the bridge's own answers to every state one click away from what the
+// page first shows, computed when the site was built (sitebuild/answers.py). A request found
+// here is answered at once, before or after Python is ready; any other goes to Python.
+
+// url -> Promise of a table, fetched once per visit
+const tables = new Map();
+// request key -> the answer, as the bridge wrote it
+const keys = new Map();
+let pending = 0; // tables still on their way
+
+// The one key of a request: JSON with object keys sorted and no spaces. Python's
+// attention.neighbours.key writes the same text (json.dumps(sort_keys=True, separators=(",", ":"),
+// ensure_ascii=False)) for the requests the tables hold (strings, integers, booleans, null).
+export function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const names = Object.keys(value).filter((name) => value[name] !== undefined).sort();
+    return `{${names.map((name) => `${JSON.stringify(name)}:${canonical(value[name])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+// Fetch the tables at these URLs (space-separated), each once per visit, once `after`
+// resolves (e.g. after the first paint); a request made meanwhile waits for them.
+export function load(urls, after = Promise.resolve()) {
+  const wanted = (urls || "").split(" ").filter(Boolean).map((u) => new URL(u, document.baseURI).href);
+  return Promise.all(wanted.map((url) => {
+    if (!tables.has(url)) {
+      pending += 1;
+      tables.set(url, after.then(() => fetch(url, { priority: "low" }))
+        .then((response) => (response.ok ? response.json() : null))
+        .then((table) => {
+          for (const [key, index] of Object.entries(table?.keys || {})) keys.set(key, table.answers[index]);
+        })
+        .catch(() => {}) // without a table every click simply goes to Python
+        .finally(() => { pending -= 1; }));
+    }
+    return tables.get(url);
+  }));
+}
+
+/** True while a table is still being fetched. */
+export const loading = () => pending > 0;
+
+/** Resolves once every table asked for so far has arrived (or failed). */
+export const settled = () => Promise.all(tables.values());
+
+/** The answer to a request sent as JSON text, as a fresh object, or undefined. */
+export function lookup(json) {
+  const answer = keys.get(canonical(JSON.parse(json)));
+  return answer === undefined ? undefined : structuredClone(answer);
+}
+
+/** How many precomputed answers this page knows (for tests and the benchmark). */
+export const size = () => keys.size;

@@ -1,0 +1,81 @@
+// One Python per visit: a link to another page of the site swaps that page's content into
+// this document (swap.js), so the document, its worker and the Python booted in it survive.
+// Everything a real navigation does still happens: the address, the title and description,
+// the header's current item, focus on the new heading, an announcement, scroll restored on
+// back/forward, #anchors. Where the Navigation API is missing, or anything is unusual
+// (another build, not HTML, an embed, an error), the browser loads the page as always.
+
+const ROOT = new URL(document.body.dataset.root || "./", location.href);
+// a URL to let through as an ordinary load
+let bypass = null;
+// history entry key -> its scroll position
+const positions = new Map();
+const noHash = (url) => url.split("#")[0];
+
+/** True for a page of this site that this document may show in place (not an embed). */
+function ours(url) {
+  const u = new URL(url);
+  if (u.origin !== location.origin || !u.pathname.startsWith(ROOT.pathname)) return false;
+  const below = u.pathname.slice(ROOT.pathname.length);
+  return /^([\w-]+\/)*$/.test(below) && !/^embed\/[\w-]+\//.test(below);
+}
+
+function intercept(event) {
+  const url = event.destination.url;
+  if (bypass === url) {
+    bypass = null;
+    return;
+  }
+  if (!event.canIntercept || event.hashChange || event.downloadRequest !== null || event.formData) return;
+  if (event.navigationType === "reload" || !ours(url)) return;
+  if (event.navigationType !== "traverse" && event.destination.sameDocument) return; // history API
+  if (event.navigationType === "traverse" && noHash(url) === noHash(location.href)) return;
+  // The position to come back to: this entry's, kept while the document lives.
+  positions.set(navigation.currentEntry.key, scrollY);
+  const back = event.navigationType === "traverse" ? positions.get(event.destination.key) : undefined;
+  event.intercept({
+    // swap.js focuses the new page's heading; the position is set once its figures are in
+    focusReset: "manual",
+    scroll: "manual",
+    async handler() {
+      let done = false;
+      try {
+        done = await (await import("./swap.js")).swap(url, event.signal);
+      } catch {
+        if (event.signal.aborted) return;
+      }
+      if (!done) {
+        bypass = url;
+        // an ordinary load of the same address
+        location.replace(url);
+      } else if (!event.signal.aborted) {
+        place(url, back);
+      }
+    },
+  });
+}
+
+// Back/forward: where the reader was; otherwise the #anchor, or the top.
+function place(url, back) {
+  const id = decodeURIComponent(new URL(url).hash.slice(1));
+  const target = id && document.getElementById(id);
+  if (back !== undefined) scrollTo(0, back);
+  else if (target) target.scrollIntoView();
+  else scrollTo(0, 0);
+}
+
+/** Fetch a page ahead of a likely click: a hover, focus or touch on one of the site's links. */
+function prefetch(event) {
+  const link = event.target.closest && event.target.closest("a[href]");
+  if (!link || link.target || link.hasAttribute("download") || !ours(link.href)) return;
+  if (noHash(link.href) !== noHash(location.href)) {
+    import("./swap.js").then((m) => m.fetchPage(link.href)).catch(() => {});
+  }
+}
+
+if (window.navigation && typeof window.navigation.addEventListener === "function") {
+  navigation.addEventListener("navigate", intercept);
+  for (const type of ["pointerover", "focusin", "touchstart"]) {
+    document.addEventListener(type, prefetch, { passive: true });
+  }
+}

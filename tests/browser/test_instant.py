@@ -1,0 +1,310 @@
+"""Instant answers in real Chromium: a click one step from what a page first shows is drawn
+within one animation frame from the precomputed tables, while Python is still loading; the
+status says plainly when Python computes instead; shared links, slow and failed downloads,
+offline visits and FIG-001's download behave as promised."""
+
+from __future__ import annotations
+
+import functools
+import threading
+import time
+
+import pytest
+
+from attention import bench, bench_view, export, figures, lab
+from sitebuild.serve import SiteHandler, SiteServer
+from tests.browser.conftest import watch
+from tests.browser.test_bench_page import expected_state, shown_state
+
+STATUS = "#fig-002 .runtime-status"
+TABLES_IN = "async () => (await import('/static/js/answers.js')).size() > 0"
+
+# Click, then read the given elements' texts in the next animation frame (before its paint).
+CLICK_THEN_FRAME = """([click, reads]) => new Promise(resolve => {
+  const target = document.querySelector(click);
+  if (target.click) target.click();  // an SVG stopcock has no click(): dispatch one
+  else target.dispatchEvent(new MouseEvent("click", {bubbles: true, cancelable: true}));
+  requestAnimationFrame(() => resolve(reads.map(s =>
+    [...document.querySelectorAll(s)].map(e => e.textContent))));
+})"""
+
+
+class Held:
+    """Keep every runtime request waiting (Python stays 'loading') until release()."""
+
+    def __init__(self, page):
+        self.routes, self.page = [], page
+        page.route("**/runtime/**", lambda route: self.routes.append(route))
+
+    def release(self):
+        for route in self.routes:
+            route.continue_()
+        self.page.unroute("**/runtime/**")
+
+
+@pytest.fixture
+def fresh(browser, server):
+    """A page whose requests page.route sees (no service worker), ending clean."""
+    context = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 900})
+    w = watch(context, server)
+    w.workers = []
+    w.page.on("worker", lambda worker: w.workers.append(worker))
+    yield w
+    context.close()
+    w.console_errors = [e for e in w.console_errors if "Service Worker" not in e]
+    w.assert_clean()
+
+
+def test_a_click_on_grid_before_python_is_ready_is_drawn_within_a_frame(fresh):
+    page = fresh.page
+    held = Held(page)
+    page.goto(fresh.base + "mixture/")
+    page.wait_for_function(TABLES_IN)
+    page.wait_for_selector(f'{STATUS}[data-state="loading"]')
+    cells = [f'#fig-002 [data-bind="{b}"]' for b in ("score", "scaled", "weight", "contribution")]
+    shown = page.evaluate(CLICK_THEN_FRAME, ['#fig-002 tr[data-query="grid"]',
+                                             ['#fig-002 [data-bind="query"]', '#fig-002 [data-bind="output"]', *cells]])
+    core = figures.fig_002("grid")
+    assert shown[0] == ["grid"] and shown[1] == [core["output"]["text"]]
+    for column, field in zip(shown[2:], ("score", "scaled", "weight", "contribution")):
+        assert column == [r[field]["text"] for r in core["rows"]]
+    assert shown[4] == ["0.401", "0.198", "0.401"]
+    assert page.get_attribute(STATUS, "data-state") == "loading"  # Python had no part in it
+    assert "grid" in page.url
+    held.release()
+
+
+def test_a_bench_row_before_python_is_ready_is_drawn_within_a_frame(fresh):
+    page = fresh.page
+    held = Held(page)
+    page.goto(fresh.base + "bench/")
+    page.wait_for_function(TABLES_IN)
+    page.wait_for_selector('#fig-005 tr[data-index="3"] button')
+    page.wait_for_selector('#fig-004 .runtime-status[data-state="loading"]')
+    shown = page.evaluate(CLICK_THEN_FRAME, ['#fig-005 tr[data-index="3"] button',
+                                             ['#fig-004 [data-bind="carriage-word"]', "#fig-005 tbody tr .weight .num"]])
+    core = bench_view.view(query=3)
+    assert shown == [[bench.DEFAULT_SENTENCE[3]], [r["weight"]["text"] for r in core["rows"]]]
+    assert shown_state(page) == expected_state(query=3)  # every part: drawing, table, matrix
+    assert page.get_attribute("#fig-004 .runtime-status", "data-state") == "loading"
+    held.release()
+
+
+def test_every_control_one_step_away_is_answered_without_python(fresh):
+    """Each bench row, head and stopcock, and each lab switch, is in the table: with Python
+    held back, each click and its undo are drawn at once."""
+    page = fresh.page
+    held = Held(page)
+    page.goto(fresh.base + "bench/")
+    page.wait_for_function(TABLES_IN)
+    word = '#fig-004 [data-bind="carriage-word"]'
+    for j in range(8):
+        shown = page.evaluate(CLICK_THEN_FRAME, [f'#fig-005 tr[data-index="{j}"] button', [word]])
+        assert shown == [[bench.DEFAULT_SENTENCE[j]]]
+    page.evaluate(CLICK_THEN_FRAME, ['#fig-005 tr[data-index="6"] button', [word]])
+    for head in bench.HEADS:
+        shown = page.evaluate(CLICK_THEN_FRAME, [f'input[name="head"][value="{head}"]',
+                                                 ['#fig-004 [data-bind="head"]']])
+        assert shown == [[head]]
+    page.evaluate(CLICK_THEN_FRAME, ['input[name="head"][value="coreference"]', [word]])
+    for j in range(7):
+        valve = f'#fig-004 .valve[data-index="{j}"]'
+        page.evaluate(CLICK_THEN_FRAME, [valve, [word]])
+        assert "shut" in page.get_attribute(valve, "class")
+        assert shown_state(page)["weights"] == expected_state(shut=[j])["weights"]
+        page.evaluate(CLICK_THEN_FRAME, [valve, [word]])
+        assert "open" in page.get_attribute(valve, "class")
+    page.goto(fresh.base + "lab/")
+    page.wait_for_function(TABLES_IN)
+    out = '#fig-003 [data-bind="output"]'
+    for i in range(3):
+        mask = [j != i for j in range(3)]
+        shown = page.evaluate(CLICK_THEN_FRAME, [f'input[name="mask"][value="{i}"]', [out]])
+        assert shown == [[lab.view(mask=mask)["output"]["text"]]]
+        page.evaluate(CLICK_THEN_FRAME, [f'input[name="mask"][value="{i}"]', [out]])
+    shown = page.evaluate(CLICK_THEN_FRAME, ['button[data-guess="zero"]', [out]])
+    assert shown == [["[0.667, 1.333]"]]  # the prediction's zero query: the values' average
+    assert fresh.page.get_attribute("#fig-003 .runtime-status", "data-state") == "loading"
+    held.release()
+
+
+def test_a_state_outside_the_table_says_python_will_compute_it(fresh):
+    page = fresh.page
+    held = Held(page)
+    page.goto(fresh.base + "bench/")
+    page.wait_for_function(TABLES_IN)
+    page.fill("#bench-sentence", "the pilot saw it")
+    page.press("#bench-sentence", "Enter")
+    status = page.locator("#fig-004 .runtime-status")
+    status.filter(has_text="it will compute this state as soon as it is ready").wait_for()
+    notice = page.locator("#fig-004 .figure-notice")
+    assert notice.is_visible() and "Python is still loading" in notice.inner_text()
+    assert "is-waiting" in page.get_attribute("#fig-004", "class")  # the old numbers, dimmed
+    held.release()
+    page.wait_for_function(f"() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]')"
+                           ".textContent === 'it'", timeout=60000)
+    assert status.inner_text() == "Live: Python in your browser computed this state."
+    assert notice.is_hidden() and "is-waiting" not in page.get_attribute("#fig-004", "class")
+    assert shown_state(page) == expected_state(sentence="the pilot saw it")
+
+
+def test_a_shared_link_says_at_once_that_it_is_opening_its_state(fresh):
+    page = fresh.page
+    held = Held(page)
+    page.goto(fresh.base + "bench/?sentence=the+farmer+saw+the+doctor+and+he+left&head=sink")
+    notice = page.locator("#fig-004 .figure-notice")
+    notice.wait_for()
+    assert notice.inner_text().startswith("Opening the state from your link.")
+    assert page.locator(".link-note").count() == 0  # the no-JavaScript sentence is gone
+    held.release()
+    page.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"head\"]')"
+                           ".textContent === 'sink'", timeout=60000)
+    notice.wait_for(state="hidden")
+    assert shown_state(page) == expected_state(
+        sentence="the farmer saw the doctor and he left", head="sink")
+
+
+def test_without_javascript_a_linked_figure_says_its_state_needs_javascript(browser, server):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(server + "mixture/?query=grid")
+    note = page.locator("#fig-002 .link-note")
+    assert note.is_visible()
+    assert note.inner_text() == ("Opened from a link to a particular state of this figure? That "
+                                 "state needs JavaScript to show; this is the figure's default state.")
+    assert page.inner_text('#fig-002 [data-bind="query"]') == "rises"  # the default, as it says
+    page.goto(server + "embed/lab/?q=0,0")
+    assert page.locator("#fig-003 .link-note").is_visible()
+    context.close()
+
+
+def test_fig_001_numbers_download_without_starting_python(fresh):
+    page = fresh.page
+    page.goto(fresh.base + "roles/")
+    page.wait_for_function(TABLES_IN)
+    page.click("#fig-001 .share summary")
+    with page.expect_download() as info:
+        page.click("#fig-001 .share button:has-text('Numbers as CSV')")
+    assert info.value.path().read_text(encoding="utf-8") == export.to_csv(export.export("fig-001"))
+    assert fresh.workers == []  # no Python was started for it
+
+
+# ---- the download of Python: asking first, progress, stalls and retries, offline ----
+
+def test_a_slow_connection_asks_before_downloading_python(fresh):
+    page = fresh.page
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 400,
+                                                  "downloadThroughput": 400_000,
+                                                  "uploadThroughput": 100_000})
+    page.goto(fresh.base + "mixture/")
+    assert page.evaluate("navigator.connection.effectiveType") == "3g"
+    button = page.locator("#fig-002 .runtime-action")
+    button.wait_for()
+    size = page.get_attribute("body", "data-runtime-bytes")
+    megabytes = f"{int(size) / 1e6:.1f} MB"
+    assert button.inner_text() == f"Load Python ({megabytes})"
+    assert f"a one-time download of {megabytes}" in page.inner_text(STATUS)
+    page.wait_for_timeout(500)
+    assert fresh.workers == [] and page.get_attribute(STATUS, "data-state") == "asking"
+    page.click('#fig-002 tr[data-query="load"]')  # nearby states answer without the download
+    assert page.inner_text('#fig-002 [data-bind="query"]') == "load"
+    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 0,
+                                                  "downloadThroughput": -1, "uploadThroughput": -1})
+    button.click()
+    page.wait_for_selector('#fig-002 .runtime-status[data-state="ready"]', timeout=60000)
+    assert len(fresh.workers) == 1
+
+
+class Trickle(SiteHandler):
+    """Serve the runtime slowly, 256 kB at a time with a pause, as a slow network does."""
+
+    def copyfile(self, source, outputfile):
+        if not self.path.startswith("/runtime/"):
+            return super().copyfile(source, outputfile)
+        while chunk := source.read(100_000):
+            outputfile.write(chunk)
+            time.sleep(0.05)
+
+
+@pytest.fixture
+def slow_server(built_site):
+    srv = SiteServer(("127.0.0.1", 0), functools.partial(Trickle, directory=str(built_site)))
+    srv.quiet = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{srv.server_port}/"
+    srv.shutdown()
+    srv.server_close()
+
+
+STALL_2S = ("document.addEventListener('DOMContentLoaded', () => "
+            "{ document.body.dataset.runtimeStall = '2000'; })")
+
+
+def test_a_slow_download_shows_progress_and_never_times_out_while_bytes_arrive(browser, slow_server):
+    context = browser.new_context(service_workers="block")
+    context.add_init_script(STALL_2S)  # give up after 2 s without a byte (45 s on the site)
+    page = context.new_page()
+    page.goto(slow_server + "lab/")
+    status = page.locator("#fig-003 .runtime-status")
+    seen = set()
+    start = time.monotonic()
+    while page.get_attribute("#fig-003 .runtime-status", "data-state") != "ready":
+        assert time.monotonic() - start < 120 and status.get_attribute("data-state") != "failed", \
+            status.inner_text()
+        seen.add(status.inner_text())
+        page.wait_for_timeout(200)
+    took = time.monotonic() - start
+    progress = sorted({float(t.split("(")[1].split(" of ")[0]) for t in seen if " of " in t})
+    assert took > 6 and len(progress) >= 3, (took, progress)  # far slower than the stall limit
+    total = int(page.get_attribute("body", "data-runtime-bytes")) / 1e6
+    assert all(f" of {total:.1f} MB)" in t for t in seen if " of " in t)
+    context.close()
+
+
+def test_a_stalled_download_fails_in_plain_words_and_can_be_retried(fresh):
+    page = fresh.page
+    page.context.add_init_script(STALL_2S)
+    held = Held(page)
+    page.goto(fresh.base + "lab/")
+    status = page.locator("#fig-003 .runtime-status")
+    page.wait_for_selector('#fig-003 .runtime-status[data-state="failed"]', timeout=30000)
+    assert status.inner_text().startswith("Python could not start here (no data arrived for 2 s).")
+    button = page.locator("#fig-003 .runtime-action")
+    assert button.inner_text() == "Try again"
+    held.release()
+    button.click()
+    page.wait_for_selector('#fig-003 .runtime-status[data-state="ready"]', timeout=60000)
+    page.fill("#lab-q1", "0.25")
+    page.wait_for_function("() => document.querySelector('#fig-003 [data-bind=query]')"
+                           ".textContent.startsWith('[0.250')", timeout=30000)
+    assert len(fresh.workers) == 2  # the stalled one was ended
+
+
+def test_offline_without_a_saved_runtime_says_so_in_plain_words(browser, built_site):
+    srv = SiteServer(("127.0.0.1", 0), functools.partial(SiteHandler, directory=str(built_site)))
+    srv.quiet = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{srv.server_port}/"  # a fresh origin: nothing saved yet
+    context = browser.new_context()
+    w = watch(context, base)
+    page = w.page
+    page.goto(base + "roles/")  # a chapter with no live figure: the runtime is not saved
+    page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+    page.wait_for_function("async () => (await caches.keys()).some(k => k.includes('-site-'))")
+    page.wait_for_timeout(1000)  # the site cache fills
+    context.set_offline(True)
+    page.goto(base + "lab/")
+    status = page.locator("#fig-003 .runtime-status")
+    page.wait_for_selector('#fig-003 .runtime-status[data-state="failed"]', timeout=30000)
+    text = status.inner_text()
+    assert text.startswith("You are offline, and Python was never saved on this device")
+    assert "Failed to fetch" not in text and "import" not in text
+    page.click('input[name="mask"][value="0"]')  # a state one step away still answers
+    page.wait_for_function("() => document.querySelector('#fig-003 [data-bind=output]').textContent"
+                           f" === {lab.view(mask=[False, True, True])['output']['text']!r}")
+    context.close()
+    srv.shutdown()
+    srv.server_close()
+    assert w.page_errors == []

@@ -1,0 +1,185 @@
+"""One Python per visit, in real Chromium: the site's own links swap the page in place, so one
+worker serves every chapter, and the swap does all a real navigation does; anything unusual
+falls back to an ordinary page load."""
+
+from __future__ import annotations
+
+import functools
+import threading
+from pathlib import Path
+
+import pytest
+
+from attention import figures
+from sitebuild.serve import SiteHandler, SiteServer
+from tests.browser.conftest import watch
+
+KEEP = "() => { window.__same_document = true; }"
+SAME = "() => window.__same_document === true"
+
+
+@pytest.fixture
+def visit(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    w = watch(context, server)
+    w.workers = []
+    w.page.on("worker", lambda worker: w.workers.append(worker.url))
+    yield w
+    context.close()
+    w.assert_clean()
+
+
+def ready(page, figure: str, timeout: int = 60000):
+    page.wait_for_selector(f'#{figure} .runtime-status[data-state="ready"]', timeout=timeout)
+
+
+def follow(page, selector: str):
+    """Click one of the page's links and wait until its page is in place."""
+    before = page.evaluate("document.querySelector('main')")
+    page.click(selector)
+    page.wait_for_function("old => document.querySelector('main') !== old", arg=before)
+
+
+def test_one_worker_serves_mixture_lab_and_bench_and_back(visit):
+    page = visit.page
+    page.goto(visit.base + "mixture/")
+    ready(page, "fig-002")
+    page.evaluate(KEEP)
+    follow(page, '.site-header a[href="../lab/"]')
+    ready(page, "fig-003", timeout=2000)  # live at once: no second boot
+    assert page.url == visit.base + "lab/" and page.evaluate(SAME)
+    assert page.title() == "The lab: move the query · Attention Bench"
+    assert page.evaluate("document.activeElement.tagName") == "H1"
+    assert page.evaluate("document.activeElement.textContent") == "The lab: move the query"
+    page.wait_for_function("() => document.querySelector('#page-announcer').textContent === "
+                           "'Page loaded: The lab: move the query · Attention Bench'")
+    assert page.get_attribute('.site-header a[aria-current="page"]', "href") == "../lab/"
+    assert page.get_attribute('meta[name="description"]', "content").startswith("Change the query")
+    page.fill("#lab-q1", "0")
+    page.fill("#lab-q2", "0")
+    page.wait_for_function("() => document.querySelector('#fig-003 [data-bind=output]').textContent"
+                           " === '[0.667, 1.333]'", timeout=10000)
+    follow(page, '.site-header a[href="../bench/"]')
+    ready(page, "fig-004", timeout=2000)
+    page.click('#fig-005 tr[data-index="1"] button')
+    page.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]')"
+                           ".textContent === 'engineer'")
+    page.go_back()
+    page.wait_for_selector("#fig-003")
+    ready(page, "fig-003", timeout=2000)
+    assert page.url == visit.base + "lab/?q=0%2C0&mask=1%2C1%2C1&t=1"  # as the reader left it
+    page.wait_for_function("() => document.querySelector('#lab-q1').value === '0'")
+    page.go_back()
+    page.wait_for_selector("#fig-002")
+    ready(page, "fig-002", timeout=2000)
+    assert page.evaluate(SAME) and visit.workers == [visit.base + "static/js/worker.js"]
+
+
+def test_back_and_forward_restore_the_scroll_position(visit):
+    page = visit.page
+    page.goto(visit.base + "mixture/")
+    page.evaluate(KEEP)
+    link = page.locator(".pager a.next")
+    link.scroll_into_view_if_needed()
+    y = page.evaluate("scrollY")
+    assert y > 1000
+    follow(page, ".pager a.next")
+    page.wait_for_function("() => scrollY === 0")  # a new page starts at its top
+    page.evaluate("scrollTo(0, 600)")
+    page.go_back()
+    page.wait_for_selector("#fig-002")
+    page.wait_for_function(f"() => Math.abs(scrollY - {y}) < 2")
+    page.go_forward()
+    page.wait_for_selector("#fig-003")
+    page.wait_for_function("() => Math.abs(scrollY - 600) < 2")
+    assert page.evaluate(SAME)
+
+
+ADD_LINK = """href => { const a = document.createElement('a'); a.href = href; a.id = 'test-link';
+  a.textContent = 'a link'; document.querySelector('main p').append(a); }"""
+
+
+def test_an_anchor_and_the_new_pages_address_state_are_applied(visit):
+    page = visit.page
+    page.goto(visit.base + "lab/")
+    page.evaluate(KEEP)
+    page.evaluate(ADD_LINK, "../mixture/?query=grid#fig-002")
+    follow(page, "#test-link")
+    page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=query]').textContent === 'grid'")
+    assert page.inner_text('#fig-002 [data-bind="output"]') == figures.fig_002("grid")["output"]["text"]
+    top = page.evaluate("document.getElementById('fig-002').getBoundingClientRect().top")
+    assert abs(top) < 2  # scrolled to the anchor
+    assert page.evaluate(SAME) and page.url.endswith("/mixture/?query=grid#fig-002")
+
+
+def test_without_the_navigation_api_links_are_plain_links(browser, server):
+    context = browser.new_context()
+    context.add_init_script("Object.defineProperty(window, 'navigation', {value: undefined});")
+    w = watch(context, server)
+    page = w.page
+    page.goto(server + "roles/")
+    page.evaluate(KEEP)
+    page.click('.site-header a[href="../mixture/"]')
+    page.wait_for_url(server + "mixture/")
+    page.wait_for_selector("#fig-002 .fig-hint:not([hidden])")
+    assert not page.evaluate(SAME)  # an ordinary load
+    assert page.title().startswith("From scores to a mixture")
+    page.click('#fig-002 tr[data-query="grid"]')
+    page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=query]').textContent === 'grid'")
+    context.close()
+    w.assert_clean()
+
+
+def test_pages_with_modules_of_their_own_and_missing_pages_load_normally(visit):
+    page = visit.page
+    page.goto(visit.base + "roles/")
+    page.evaluate(KEEP)
+    page.click('.site-header a[href="../embed/"]')  # the guide has a module of its own
+    page.wait_for_function("() => !window.__same_document && document.querySelector('.guide-base:not([hidden])')")
+    assert not page.evaluate(SAME) and page.url == visit.base + "embed/"
+    page.evaluate(KEEP)
+    page.evaluate(ADD_LINK, "../no-such-page/")  # not a page: the server's own answer, in full
+    page.click("#test-link")
+    page.wait_for_url(visit.base + "no-such-page/")
+    page.wait_for_function("() => !window.__same_document")
+    visit.console_errors = [e for e in visit.console_errors if "404" not in e]
+
+
+def test_embed_links_open_their_own_documents(visit):
+    page = visit.page
+    page.goto(visit.base + "embed/fig-002/")
+    assert page.evaluate("[...document.scripts].some(s => s.src.endsWith('/nav.js'))") is False
+    assert page.get_attribute("base", "target") == "_blank"  # its links open the site anew
+
+
+class NewBuild(SiteHandler):
+    """Serve the lab as a newer build would: its body carries another build id."""
+
+    def do_GET(self):
+        if self.path != "/lab/":
+            return super().do_GET()
+        html = (Path(self.directory) / "lab" / "index.html").read_text(encoding="utf-8")
+        body = html.replace("<body ", '<body data-build="newer" ', 1).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def test_a_page_of_another_build_loads_in_full(browser, built_site):
+    srv = SiteServer(("127.0.0.1", 0), functools.partial(NewBuild, directory=str(built_site)))
+    srv.quiet = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{srv.server_port}/"
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(base + "mixture/")
+    page.evaluate(KEEP)
+    page.click('.site-header a[href="../lab/"]')
+    page.wait_for_function("() => !window.__same_document && document.querySelector('#fig-003')")
+    assert page.get_attribute("body", "data-build") == "newer"  # the new build's own document
+    ready(page, "fig-003")
+    context.close()
+    srv.shutdown()
+    srv.server_close()

@@ -1,0 +1,136 @@
+"""The precomputed answer tables: what the build writes, what pages load, and their keys."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from attention import neighbours
+from sitebuild import answers
+from sitebuild.benchmark import PAGE_TARGET_BYTES, page_weights
+from sitebuild.site import TEMPLATES, build
+
+ROOT = Path(__file__).resolve().parent.parent
+ANSWERS_JS = ROOT / "templates" / "static" / "js" / "answers.js"
+
+
+def tables(site: Path) -> dict[str, dict]:
+    return {p.stem: json.loads(p.read_text(encoding="utf-8"))
+            for p in sorted((site / "static" / "answers").glob("*.json"))}
+
+
+def answer(table: dict, request: dict) -> dict:
+    return table["answers"][table["keys"][neighbours.key(request)]]
+
+
+def test_every_table_is_written_and_computed_in_pyodide(built_site):
+    found = tables(built_site)
+    assert sorted(found) == ["bench", "fig-001", "fig-002", "lab"]
+    for name, table in found.items():
+        assert table["schema"] == 1 and table["figure"] == name
+        assert table["generator"]["runtime"] == "pyodide 0.27.7", "the browser's own runtime"
+        assert sorted(set(table["keys"].values())) == list(range(len(table["answers"])))
+
+
+def test_grid_is_answered_with_the_weights_worked_by_hand(built_site):
+    # q(grid) = [1, 0]; the keys are [1, 1], [0, 1], [1, 2]: scores 1, 0, 1, each ÷ √2.
+    e = [math.exp(s / math.sqrt(2)) for s in (1, 0, 1)]
+    by_hand = [f"{x / sum(e):.3f}" for x in e]
+    data = answer(tables(built_site)["fig-002"], {"figure": "fig-002", "query": "grid"})["data"]
+    assert [r["weight"]["text"] for r in data["rows"]] == by_hand == ["0.401", "0.198", "0.401"]
+
+
+def test_the_bench_table_holds_each_row_head_and_stopcock(built_site):
+    table = tables(built_site)["bench"]
+    state = {"figure": "bench", "sentence": "the engineer fixed the bridge before she left",
+             "head": "coreference", "query": 6, "temperature": "1", "shut": []}
+    words = state["sentence"].split()
+    for j, word in enumerate(words):
+        assert answer(table, {**state, "query": j})["data"]["query"]["word"] == word
+    for head in ("previous-token", "sink", "coreference", "verb-lookup"):
+        assert answer(table, {**state, "head": head})["data"]["head"]["name"] == head
+    for j in range(7):
+        assert answer(table, {**state, "shut": [j]})["data"]["shut"] == [j]
+    csv = answer(table, {"figure": "export", "of": "bench", "url": {}})["data"]["csv"]
+    assert csv.splitlines()[0] == "j,word,allowed,q_dot_k,scaled,tempered,exp,weight"
+
+
+def test_fig_001_numbers_are_precomputed_for_its_download(built_site):
+    data = answer(tables(built_site)["fig-001"], {"figure": "export", "of": "fig-001", "url": {}})
+    assert data["data"]["csv"].splitlines()[1] == "grid,1.0,0.0,1.0,0.0,1.0,1.0,1.0,0.0"
+
+
+def test_each_page_loads_the_tables_of_its_figures(built_site):
+    wanted = {"mixture": ["fig-002"], "lab": ["lab"], "bench": ["bench"], "roles": ["fig-001"],
+              "embed/bench-matrix": ["bench"], "embed/lab": ["lab"], "claims": [], "embed": []}
+    for page, names in wanted.items():
+        html = (built_site / page / "index.html").read_text(encoding="utf-8")
+        found = re.search(r'<body[^>]* data-answers="([^"]+)"', html)
+        urls = found.group(1).split() if found else []
+        assert [Path(u).stem for u in urls] == names, page
+        for url in urls:
+            assert (built_site / page / url).resolve().is_file()
+
+
+def test_pages_stay_under_the_weight_target_before_the_runtime(built_site):
+    for page, _, total in page_weights(built_site):
+        assert total < PAGE_TARGET_BYTES, (page, total)
+    assert any("nav.js" in (built_site / "roles" / "index.html").read_text() for _ in [0])
+
+
+def test_javascript_writes_the_same_key_as_python_for_every_entry(built_site):
+    requests = [json.loads(k) for t in tables(built_site).values() for k in t["keys"]]
+    # The page's widgets build requests in their own field order: shuffle it the same way.
+    shuffled = [json.dumps(dict(reversed(list(r.items()))), ensure_ascii=False) for r in requests]
+    script = ("const { canonical } = await import(process.argv[1]);"
+              "const texts = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+              "process.stdout.write(JSON.stringify(texts.map((t) => canonical(JSON.parse(t)))));")
+    node = shutil.which("node")
+    assert node, "the key test needs Node.js"
+    proc = subprocess.run([node, "--input-type=module", "-e",
+                           script.replace("require('fs')", "(await import('node:fs'))"),
+                           ANSWERS_JS.as_uri()], input=json.dumps(shuffled), capture_output=True,
+                          text=True, timeout=60, check=True)
+    assert json.loads(proc.stdout) == [neighbours.key(r) for r in requests]
+    assert len(requests) > 40
+
+
+def test_a_site_link_with_a_state_gets_that_state_and_its_neighbours(tmp_path):
+    templates = tmp_path / "templates"
+    shutil.copytree(TEMPLATES, templates)
+    chapter = templates / "chapters" / "lab.md"
+    chapter.write_text(chapter.read_text(encoding="utf-8") +
+                       "\nSee [the sink head](../bench/?head=sink&amp;query=2#fig-004).\n",
+                       encoding="utf-8")
+    build(tmp_path / "site", templates)
+    table = tables(tmp_path / "site")["bench"]
+    linked = answer(table, {"figure": "bench", "url": {"head": "sink", "query": "2"}})
+    assert linked["data"]["head"]["name"] == "sink" and linked["data"]["query"]["index"] == 2
+    state = {"figure": "bench", **linked["data"]["state"]}
+    assert answer(table, {**state, "query": 5})["data"]["query"]["index"] == 5
+    assert answer(table, {**state, "head": "coreference"})["data"]["head"]["name"] == "coreference"
+    export = answer(table, {"figure": "export", "of": "bench-matrix",
+                            "url": {"head": "sink", "query": "2"}})
+    assert export["data"]["json"]["head"] == "sink"
+
+
+def test_link_states_reads_only_links_to_live_figures():
+    bodies = {"roles/": '<a href="../lab/?q=0,0&amp;t=2">a</a> <a href="../claims/?x=1">b</a>'
+                        ' <a href="../embed/bench/?head=sink">c</a> <a href="../lab/">d</a>'}
+    assert answers.link_states(bodies) == {"lab": [{"q": "0,0", "t": "2"}],
+                                           "bench": [{"head": "sink"}]}
+
+
+@pytest.mark.parametrize("body, names", [
+    ('<figure data-embed="fig-001" data-embed-height="600" data-export>', ["answers/fig-001.json"]),
+    ('<figure data-embed="bench-heads" data-embed-height="1">', []),
+    ('<div data-widget="predict"></div><figure data-widget="lab">', ["answers/lab.json"]),
+])
+def test_for_page_names_the_tables_of_a_body(body, names):
+    assert answers.for_page(body) == names
