@@ -59,6 +59,13 @@ def good_requests() -> list[dict]:
         out.append(_lab(pad=[str(x), str(y)], mask=[True, False, True], temperature="0.3"))
     for q1, q2, move in itertools.product(COORDS, COORDS, MOVES):
         out.append(_lab(query=[q1, q2], move=move, temperature="3.7", mask=[False, True, True]))
+    for without in (["scale"], ["shift"], ["scale", "shift"]):  # the what-if panel, overflow included
+        out.append(_lab(query=["400", "400"], without=without, temperature="0.5"))
+        out.append(_lab(query=["1", "1"], without=without))
+    for head, t, without in itertools.product(("coreference", "sink"), ("1", "0.05"),
+                                              (["scale"], ["mask"], ["shift"], ["scale", "mask", "shift"])):
+        out.append({"figure": "bench", "head": head, "temperature": t, "without": without, "shut": [2]})
+    out += [{"figure": "quiz"}, {"figure": "quiz", "head": "sink", "query": 0, "temperature": "0.1"}]
     return out
 
 
