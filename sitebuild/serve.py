@@ -103,7 +103,7 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         has_variants = any(Path(f"{path}{s}").is_file() for s in compress.ENCODINGS.values())
         ranged = self.headers.get("Range") if status == 200 else None
         send, encoding = path, None
-        if not ranged:  # a range is of the identity file, so every client gets what it asked
+        if not ranged and self.server.encodings:  # a range is of the identity file
             send, encoding = compress.variant(path, self.headers.get("Accept-Encoding", ""))
         try:
             f = open(send, "rb")
@@ -193,6 +193,7 @@ class SiteServer(http.server.ThreadingHTTPServer):
 
     daemon_threads = True
     quiet = False
+    encodings = True  # send the precompressed copies (False: measure the site without them)
 
     def __init__(self, address, handler, root: Path):
         super().__init__(address, handler)
@@ -211,9 +212,11 @@ class SiteServer(http.server.ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
-def make_server(root: Path, port: int = 8000, quiet: bool = False) -> SiteServer:
-    """Return a threaded HTTP server for root bound to 127.0.0.1 (port 0 picks a free one)."""
+def make_server(root: Path, port: int = 8000, quiet: bool = False,
+                encodings: bool = True) -> SiteServer:
+    """Return a threaded HTTP server for root bound to 127.0.0.1 (port 0 picks a free one);
+    encodings=False sends every file uncompressed."""
     handler = functools.partial(SiteHandler, directory=str(root))
     server = SiteServer(("127.0.0.1", port), handler, root)
-    server.quiet = quiet
+    server.quiet, server.encodings = quiet, encodings
     return server
