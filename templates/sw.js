@@ -42,9 +42,11 @@ async function takeOverIfSafe(builds) {
   if (builds.every((build) => build === BUILD)) await self.skipWaiting();
 }
 
-/** Delete the caches of builds no open page shows (nothing while a page has not answered). */
+/** Delete the caches of builds no open page shows. Only the newest worker does this, once no
+ * newer one is installing or waiting (its build's cache is being filled or kept), and only
+ * when every page has answered. */
 async function dropUnusedCaches(builds) {
-  if (builds.includes(null)) return;
+  if (builds.includes(null) || self.registration.installing || self.registration.waiting) return;
   const keep = new Set([SITE_CACHE, RUNTIME_CACHE, ...builds.map((b) => `${PREFIX}site-${b}`)]);
   for (const name of await caches.keys()) {
     if (name.startsWith(PREFIX) && !keep.has(name)) await caches.delete(name);
