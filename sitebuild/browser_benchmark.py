@@ -233,8 +233,8 @@ def report_transfer(results: dict) -> None:
           f"{'vs before':>11}   target")
     for name, r in results.items():
         ratio = r["bytes"] / TRANSFER_BEFORE
-        target = (f"<= {TRANSFER_TARGET:,}: " + ("ok" if r["bytes"] <= TRANSFER_TARGET else "OVER TARGET")
-                  if name == "compressed" else "")
+        verdict = "ok" if r["bytes"] <= TRANSFER_TARGET else "OVER TARGET"
+        target = f"<= {TRANSFER_TARGET:,}: {verdict}" if name == "compressed" else ""
         print(f"{'  ' + name:<46}{r['bytes']:>14,}{r['requests']:>10}{ratio:>10.2f}x   {target}")
     print(f"  before: {TRANSFER_BEFORE:,} bytes (every file uncompressed); counted from Chromium's "
           "encodedDataLength, page and worker")

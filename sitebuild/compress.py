@@ -123,7 +123,8 @@ def compress_site(site: Path, cache: Path | None = None,
     files = [p for p in sorted(site.rglob("*")) if p.is_file() and wanted(p)]
     files.sort(key=lambda p: -p.stat().st_size)  # the slowest first, so the pool stays busy
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:  # zlib, brotli drop the GIL
-        return [w for written in pool.map(lambda p: compress_file(p, cache, known.get(p)), files) for w in written]
+        done = pool.map(lambda p: compress_file(p, cache, known.get(p)), files)
+        return [path for written in done for path in written]
 
 
 def variant(path: Path, accept_encoding: str) -> tuple[Path, str | None]:

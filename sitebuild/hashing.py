@@ -199,7 +199,7 @@ def read_manifest(site: Path) -> dict:
 
 
 def hashed_url(site: Path, path: str) -> str:
-    """Return the hashed path of a built site's file, given its plain path (e.g. "static/style.css")."""
+    """Return the hashed path of a built site's file from its plain one ("static/style.css")."""
     for name in read_manifest(site).get("files", []):
         if is_hashed(name) and _HASHED.sub(r"\1", name) == path:
             return name

@@ -143,8 +143,10 @@ def render(rules: list[Rule]) -> str:
 def parse(text: str) -> list[Rule]:
     """Read a _headers file back into rules.
 
-    >>> parse("# note\\n/*\\n  A: 1\\n  B: x: y\\n/sw.js\\n  C: 2\\n")
-    [Rule(pattern='/*', headers=(('A', '1'), ('B', 'x: y'))), Rule(pattern='/sw.js', headers=(('C', '2'),))]
+    >>> for rule in parse("# note\\n/*\\n  A: 1\\n  B: x: y\\n/sw.js\\n  C: 2\\n"):
+    ...     print(rule.pattern, rule.headers)
+    /* (('A', '1'), ('B', 'x: y'))
+    /sw.js (('C', '2'),)
     """
     rules: list[tuple[str, list]] = []
     for line in text.splitlines():
