@@ -1,4 +1,6 @@
-# The README's two commands, `make serve` and `make test`. Each installs what it needs first.
+# The README's two commands, `make serve` and `make test`. Each installs what it needs first:
+# `make serve` only Python packages from PyPI (no system package), `make test` also the system
+# tools the tests drive (Chromium, fonts, Java, Node.js), each only when it is missing.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -10,7 +12,7 @@ serve: $(VENV)/.site
 	$(BIN)/python build.py serve --port $(PORT)
 
 test: $(VENV)/.test system-packages node_modules/.installed
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_FLAGS)
 
 benchmark: $(VENV)/.test system-packages node_modules/.installed
 	$(BIN)/python build.py benchmark
@@ -23,7 +25,7 @@ system-packages:
 	@chromium --version
 
 # The Nu HTML Checker (vnu-jar), pinned in package-lock.json.
-node_modules/.installed: package.json package-lock.json
+node_modules/.installed: package.json package-lock.json | system-packages
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 

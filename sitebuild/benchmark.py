@@ -84,7 +84,8 @@ def main(browser: bool = True) -> int:
             name = "/" if page == "." else f"/{page}/"
             print(f"{name:<24}{html:>10,}{total:>14,}   {_verdict(total < PAGE_TARGET_BYTES)}")
         if browser:
-            from .browser_benchmark import report, run
+            from .browser_benchmark import report, report_transfer, run, transfer
 
             report(run(Path(tmp) / "site"))
+            report_transfer(transfer(Path(tmp) / "site"))
     return 0

@@ -300,3 +300,63 @@ def report_instant(ours: dict, before: dict | None) -> None:
         print(f"{name:<34}{value:>12.1f}{old if old is None else round(old, 1)!s:>12}{ratio}   ≤ {target}")
     if before is None:
         print("(set ATTENTION_BENCH_BASELINE to another checkout, e.g. the main branch, to compare)")
+
+
+# ---- bytes on the wire (issue 10) ----
+
+TRANSFER_TARGET = 9_000_000  # bytes, a first visit to /bench/ until Python is ready
+TRANSFER_BEFORE = 17_045_120  # measured the same way on main before this change (commit 33d3148)
+
+
+def transfer_until_ready(browser, base: str, path: str = "bench/") -> dict:
+    """Open path in a fresh profile and count the bytes received until Python is ready.
+
+    The counts are Chromium's own (CDP Network.loadingFinished encodedDataLength, which
+    Playwright reports per request, for the page and its worker alike): response headers
+    plus the body as it crossed the network, encoded.
+    """
+    context = browser.new_context()  # an empty HTTP cache and no service worker
+    sizes: list[int] = []
+
+    def finished(request):
+        s = request.sizes()
+        sizes.append(s["responseHeadersSize"] + s["responseBodySize"])
+    page = context.new_page()
+    page.on("requestfinished", finished)
+    page.goto(base + path)
+    page.wait_for_selector('.runtime-status[data-state="ready"]', timeout=90000)
+    page.wait_for_timeout(200)  # the last requestfinished events arrive just after
+    context.close()
+    return {"bytes": sum(sizes), "requests": len(sizes)}
+
+
+def transfer(site: Path) -> dict:
+    """Serve site with and without its precompressed files; measure a first visit to /bench/."""
+    from playwright.sync_api import sync_playwright
+
+    out = {}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
+        for name, encodings in (("compressed", True), ("uncompressed", False)):
+            server = make_server(site, 0, quiet=True, encodings=encodings)
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+            try:
+                out[name] = transfer_until_ready(browser, f"http://127.0.0.1:{server.server_port}/")
+            finally:
+                server.shutdown()
+                server.server_close()
+        browser.close()
+    return out
+
+
+def report_transfer(results: dict) -> None:
+    """Print the bytes of a first visit, with and without compression, beside the old figure."""
+    print(f"\n{'first visit to /bench/ until Python is ready':<46}{'bytes':>14}{'requests':>10}"
+          f"{'vs before':>11}   target")
+    for name, r in results.items():
+        ratio = r["bytes"] / TRANSFER_BEFORE
+        verdict = "ok" if r["bytes"] <= TRANSFER_TARGET else "OVER TARGET"
+        target = f"<= {TRANSFER_TARGET:,}: {verdict}" if name == "compressed" else ""
+        print(f"{'  ' + name:<46}{r['bytes']:>14,}{r['requests']:>10}{ratio:>10.2f}x   {target}")
+    print(f"  before: {TRANSFER_BEFORE:,} bytes (every file uncompressed); counted from Chromium's "
+          "encodedDataLength, page and worker")

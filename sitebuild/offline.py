@@ -1,4 +1,11 @@
-"""Stamp the build with a hash of its content and write the service worker that caches it."""
+"""Stamp the build with its id and write the service worker that keeps one build offline.
+
+The build id is a hash of everything the build wrote (pages, content-hashed files, the wheel;
+the versioned runtime is named by its version). Every page carries it twice: as
+`<meta name="attention-bench-build" content="…">` and as `<body data-build="…">`, the form
+scripts read (`document.body.dataset.build`). The service worker caches each build as one
+unit under `attention-bench-site-<build id>`.
+"""
 
 from __future__ import annotations
 
@@ -10,38 +17,49 @@ import jinja2
 from . import runtime
 
 SERVICE_WORKER = "sw.js"
+BUILD_PLACEHOLDER = "@attention-bench-build@"  # in rendered pages until the id is known
+_NOT_CONTENT = (".", "_", "runtime/")  # dotfiles, host files (_headers), the versioned runtime
+
+
+def _content(site: Path):
+    """Yield (path below site, file) for every file that makes up the build's content."""
+    for path in sorted(site.rglob("*")):
+        rel = path.relative_to(site).as_posix()
+        if path.is_file() and not rel.startswith(_NOT_CONTENT) and rel != SERVICE_WORKER \
+                and not rel.endswith((".gz", ".br")):
+            yield rel, path
 
 
 def content_hash(site: Path) -> str:
     """Return a short hash of every file a reader's cache holds, except the versioned runtime."""
     h = hashlib.sha256()
-    for path in sorted(site.rglob("*")):
-        rel = path.relative_to(site).as_posix()
-        if path.is_file() and not rel.startswith(("runtime/", ".")) and rel != SERVICE_WORKER:
-            h.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
+    for rel, path in _content(site):
+        h.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()[:16]
 
 
-def site_files(site: Path) -> list[str]:
-    """Return the URLs (relative to the site root) of everything to precache but the runtime."""
-    urls = []
-    for path in sorted(site.rglob("*")):
-        rel = path.relative_to(site).as_posix()
-        if not path.is_file() or rel.startswith(("runtime/", ".")) or rel == SERVICE_WORKER:
-            continue
-        if path.name == "index.html":
-            urls.append(rel.removesuffix("index.html") or "./")
-        else:
-            urls.append(rel)
-    return urls
+def stamp_build(site: Path) -> str:
+    """Compute the build id of the files in site and write it into every page; return it."""
+    build = content_hash(site)  # taken with the placeholder in place: it cannot hash itself
+    for page in site.rglob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        if BUILD_PLACEHOLDER in html:
+            page.write_text(html.replace(BUILD_PLACEHOLDER, build), encoding="utf-8")
+    return build
 
 
-def write_service_worker(env: jinja2.Environment, site: Path, runtime_dir: str | None) -> str:
-    """Write site/sw.js for the files now in site; return the content hash it carries."""
-    version = content_hash(site)
+def site_files(site: Path, immutable: list[str]) -> list[str]:
+    """Return the URLs (relative to the site root) to precache: every page and immutable file."""
+    pages = [rel.removesuffix("index.html") or "./" for rel, _ in _content(site)
+             if rel.endswith(".html")]
+    return sorted(pages) + sorted(immutable)
+
+
+def write_service_worker(env: jinja2.Environment, site: Path, build: str, immutable: list[str],
+                         runtime_dir: str | None) -> None:
+    """Write site/sw.js, which precaches this build's pages and immutable files as one unit."""
     runtime_files = [runtime_dir + name for name in runtime.FILES] if runtime_dir else []
     text = env.get_template(SERVICE_WORKER).render(
-        version=version, pyodide=runtime.PYODIDE_VERSION,
-        site_files=site_files(site), runtime_files=runtime_files)
+        build=build, pyodide=runtime.PYODIDE_VERSION,
+        site_files=site_files(site, immutable), runtime_files=runtime_files)
     (site / SERVICE_WORKER).write_text(text, encoding="utf-8")
-    return version

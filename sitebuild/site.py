@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
 import re
 import shutil
@@ -14,7 +16,7 @@ from markupsafe import Markup
 
 from attention import figures, trained_view
 
-from . import answers, download, embeds, offline, runtime, wheel
+from . import answers, compress, download, embeds, hashing, headers, offline, runtime, wheel
 from .claims import Ledger, check_all_cited, load_ledger
 from .errors import BuildError
 from .mathml import formulas_in_text
@@ -87,21 +89,37 @@ def gather(templates: Path = TEMPLATES, cdn: bool = False) -> Inputs:
 
 
 def csp(cdn: bool) -> str:
-    """Return the Content Security Policy of every page: nothing from elsewhere, no inline code."""
-    extra = " " + CDN.split("/pyodide/")[0] if cdn else ""
-    return ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'" + extra + "; "
-            "worker-src 'self'; connect-src 'self'" + extra + "; style-src 'self'; "
-            "img-src 'self'; font-src 'self'; frame-src 'self'; object-src 'none'; "
-            "base-uri 'self'; form-action 'none'")
+    """Return the Content Security Policy of every page (see sitebuild/headers.py)."""
+    return headers.csp(CDN.split("/pyodide/")[0] if cdn else "")
+
+
+def wheel_path(inputs: Inputs) -> str:
+    """Return the wheel's path below the site root: py/<hash of its bytes>/<its own name>.
+
+    The wheel keeps its file name (Pyodide reads the package's name and version from it), so
+    its content hash names the folder instead.
+    """
+    return f"py/{_file_hash(inputs.wheel, inputs.wheel.stat().st_mtime_ns)}/{inputs.wheel.name}"
+
+
+@functools.lru_cache(maxsize=8)
+def _file_hash(path: Path, mtime_ns: int) -> str:
+    """Return the first 16 hex digits of a file's sha256 (cached while the file is unchanged)."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
 def _runtime_attributes(inputs: Inputs, root: str) -> dict[str, str]:
-    """Return the body data attributes that tell runtime.js where everything is."""
+    """Return the body data attributes that tell runtime.js where everything is.
+
+    `data-build` is the build's id (see offline.stamp_build): a page, or a script that swaps
+    pages in place, compares it with another page's to know whether both came from one build.
+    """
     index = root + RUNTIME_DIR if inputs.runtime_files else CDN
     return {
         "runtime-index": index,
-        "runtime-wheel": f"{root}py/{wheel.source_hash()}/{inputs.wheel.name}",
-        "worker": f"{root}static/js/worker.js",
+        "runtime-wheel": root + wheel_path(inputs),
+        "worker": f"{root}static/js/worker.js",  # renamed with its content hash by the build
+        "build": offline.BUILD_PLACEHOLDER,
         **({"runtime-bytes": str(size)} if (size := download.runtime_bytes(
             inputs.runtime_files, inputs.wheel)) else {}),  # quoted before a phone downloads it
     }
@@ -220,6 +238,15 @@ def trim_js(js: str) -> str:
     return "\n".join(kept) + "\n"
 
 
+def _write_static(templates: Path, tmp: Path) -> None:
+    """Copy the static files, with the stylesheet minified and the modules trimmed."""
+    shutil.copytree(templates / "static", tmp / "static")
+    css = tmp / "static" / "style.css"
+    css.write_text(minify_css(css.read_text(encoding="utf-8")), encoding="utf-8")
+    for js in (tmp / "static" / "js").glob("*.js"):
+        js.write_text(trim_js(js.read_text(encoding="utf-8")), encoding="utf-8")
+
+
 def write_site(pages: dict[str, str], inputs: Inputs, out: Path,
                templates: Path = TEMPLATES) -> None:
     """Write pages, static files and the runtime to a fresh folder, then swap it into place."""
@@ -228,22 +255,30 @@ def write_site(pages: dict[str, str], inputs: Inputs, out: Path,
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:
-        shutil.copytree(templates / "static", tmp / "static")
-        css = tmp / "static" / "style.css"
-        css.write_text(minify_css(css.read_text(encoding="utf-8")), encoding="utf-8")
-        for js in (tmp / "static" / "js").glob("*.js"):
-            js.write_text(trim_js(js.read_text(encoding="utf-8")), encoding="utf-8")
+        _write_static(templates, tmp)
         if inputs.runtime_files:
             runtime.install_runtime(tmp / RUNTIME_DIR)
-        (tmp / "py" / wheel.source_hash()).mkdir(parents=True)
-        shutil.copy2(inputs.wheel, tmp / "py" / wheel.source_hash() / inputs.wheel.name)
+        wheel_rel = wheel_path(inputs)
+        (tmp / wheel_rel).parent.mkdir(parents=True)
+        shutil.copy2(inputs.wheel, tmp / wheel_rel)
         for rel, html in pages.items():
             target = tmp / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(html, encoding="utf-8")
         (tmp / MARKER).write_text("Built by Attention Bench's build.py; replaced on each build.\n")
-        offline.write_service_worker(make_env(templates), tmp,
+        # Every file written under static/ or data/ (hashing.HASHED_DIRS) up to here gets a
+        # content-hashed name, and every plain reference to it, in pages, modules, stylesheets
+        # and JSON, is rewritten to that name: write files and refer to them by plain paths.
+        fingerprints = hashing.fingerprint(tmp)
+        build_id = offline.stamp_build(tmp)
+        immutable = sorted(fingerprints.names.values()) + [wheel_rel]
+        previous = hashing.keep_previous(out, tmp)  # a tab open on the last build still loads
+        offline.write_service_worker(make_env(templates), tmp, build_id, immutable,
                                      RUNTIME_DIR if inputs.runtime_files else None)
+        hashing.write_manifest(tmp, build_id, immutable, previous)
+        headers.write_rules(tmp, csp(not inputs.runtime_files))
+        compress.compress_site(tmp, known={tmp / RUNTIME_DIR / name: digest  # verified already
+                                           for name, digest in runtime.FILES.items()})
         os.chmod(tmp, 0o755)
         _swap(tmp, out)
     except BaseException:

@@ -1,18 +1,34 @@
 // Register the service worker that keeps the site, and Python, available offline, and look
-// for a newer build on every visit (its content hash changes the worker, which then takes over).
+// for a newer build on every visit (a new build is a new sw.js, which installs beside the old).
 // On a page with live figures this waits until Python has started, so that caching the site
 // never competes with the runtime for the network or the processor.
+//
+// The page tells the service worker which build it shows (document.body.dataset.build): a
+// worker takes over only when every open page shows its build, and keeps an older build's
+// files for as long as a page of that build is open.
+
+const BUILD = document.body.dataset.build;
 
 function register(keepRuntime) {
   const root = document.body.dataset.root || "./";
   navigator.serviceWorker.register(new URL("sw.js", new URL(root, location.href)), { updateViaCache: "none" })
-    .then((registration) => registration.update())
-    .then(() => navigator.serviceWorker.ready)
+    .then((registration) => registration.update().catch(() => {}).then(() => registration))
+    .then((registration) => {
+      for (const worker of [registration.waiting, registration.active]) {
+        if (worker) worker.postMessage({ type: "attention-bench:hello" });
+      }
+      return navigator.serviceWorker.ready;
+    })
     .then((registration) => keepRuntime && registration.active.postMessage({ type: "keep-runtime" }))
     .catch(() => {}); // without it the site still works online; offline, there is nothing to do
 }
 
 if ("serviceWorker" in navigator && location.protocol !== "file:") {
+  navigator.serviceWorker.addEventListener("message", (event) => {
+    const port = event.ports && event.ports[0];
+    if (event.data && event.data.type === "attention-bench:which-build" && port) port.postMessage(BUILD);
+  });
+  navigator.serviceWorker.startMessages();
   if (document.querySelector("[data-widget]")) {
     document.addEventListener("attention-bench:runtime-settled", (event) => register(event.detail === "ready"),
       { once: true });
