@@ -204,8 +204,8 @@ def _not_found(inputs: Inputs, env, nav) -> str:
     root = "/"
     return env.get_template("layout.html").render(
         page=page, body=Markup(env.get_template("404.html").render(chapters=nav, root=root)),
-        chapters=nav, root=root, number=None, prev=None, next=None, scripts=["js/offline.js"],
-        runtime=_runtime_attributes(inputs, root), csp=csp(not inputs.runtime_files),
+        chapters=nav, root=root, number=None, prev=None, next=None, scripts=_scripts(""),
+        runtime=_runtime_attributes(inputs, root), answers=(), csp=csp(not inputs.runtime_files),
         asset=lambda name: f"static/{name}")
 
 
