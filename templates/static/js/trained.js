@@ -10,7 +10,7 @@ const all = (root, selector) => [...root.querySelectorAll(selector)];
 /** Fetch an example's trained rows once; later calls share the same promise. */
 function load(root, cache, file) {
   if (!cache.has(file)) {
-    cache.set(file, fetch(root.dataset.root + file).then((response) => {
+    cache.set(file, fetch(new URL(file, document.baseURI)).then((response) => {
       if (!response.ok) throw new Error(`the server answered ${response.status}`);
       return response.json();
     }));
@@ -128,7 +128,7 @@ function render(root, cache, view, current) {
     if (!current()) return; // a newer state is on its way
     renderRows(root, view, example);
     renderMatrix(root, view, example);
-    setAttr($(root, '[data-bind="download"]'), "href", root.dataset.root + examples[k].file);
+    setAttr($(root, '[data-bind="download"]'), "href", examples[k].file);
     for (const el of parts) el.hidden = false;
     missing.hidden = true;
     compare.classList.remove("stale");
