@@ -105,7 +105,7 @@ def test_an_anchor_and_the_new_pages_address_state_are_applied(visit):
     page.evaluate(KEEP)
     page.evaluate(ADD_LINK, "../mixture/?query=grid#fig-002")
     follow(page, "#test-link")
-    page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=query]').textContent === 'grid'")
+    page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=query]')?.textContent === 'grid'")
     assert page.inner_text('#fig-002 [data-bind="output"]') == figures.fig_002("grid")["output"]["text"]
     top = page.evaluate("document.getElementById('fig-002').getBoundingClientRect().top")
     assert abs(top) < 2  # scrolled to the anchor
