@@ -62,8 +62,8 @@ def test_a_click_on_grid_before_python_is_ready_is_drawn_within_a_frame(fresh):
     page.wait_for_function(TABLES_IN)
     page.wait_for_selector(f'{STATUS}[data-state="loading"]')
     cells = [f'#fig-002 [data-bind="{b}"]' for b in ("score", "scaled", "weight", "contribution")]
-    shown = page.evaluate(CLICK_THEN_FRAME, ['#fig-002 tr[data-query="grid"]',
-                                             ['#fig-002 [data-bind="query"]', '#fig-002 [data-bind="output"]', *cells]])
+    reads = ['#fig-002 [data-bind="query"]', '#fig-002 [data-bind="output"]', *cells]
+    shown = page.evaluate(CLICK_THEN_FRAME, ['#fig-002 tr[data-query="grid"]', reads])
     core = figures.fig_002("grid")
     assert shown[0] == ["grid"] and shown[1] == [core["output"]["text"]]
     for column, field in zip(shown[2:], ("score", "scaled", "weight", "contribution")):
@@ -81,8 +81,8 @@ def test_a_bench_row_before_python_is_ready_is_drawn_within_a_frame(fresh):
     page.wait_for_function(TABLES_IN)
     page.wait_for_selector('#fig-005 tr[data-index="3"] button')
     page.wait_for_selector('#fig-004 .runtime-status[data-state="loading"]')
-    shown = page.evaluate(CLICK_THEN_FRAME, ['#fig-005 tr[data-index="3"] button',
-                                             ['#fig-004 [data-bind="carriage-word"]', "#fig-005 tbody tr .weight .num"]])
+    reads = ['#fig-004 [data-bind="carriage-word"]', "#fig-005 tbody tr .weight .num"]
+    shown = page.evaluate(CLICK_THEN_FRAME, ['#fig-005 tr[data-index="3"] button', reads])
     core = bench_view.view(query=3)
     assert shown == [[bench.DEFAULT_SENTENCE[3]], [r["weight"]["text"] for r in core["rows"]]]
     assert shown_state(page) == expected_state(query=3)  # every part: drawing, table, matrix
@@ -170,8 +170,9 @@ def test_without_javascript_a_linked_figure_says_its_state_needs_javascript(brow
     page.goto(server + "mixture/?query=grid")
     note = page.locator("#fig-002 .link-note")
     assert note.is_visible()
-    assert note.inner_text() == ("Opened from a link to a particular state of this figure? That "
-                                 "state needs JavaScript to show; this is the figure's default state.")
+    assert note.inner_text() == (
+        "Opened from a link to a particular state of this figure? That state needs JavaScript "
+        "to show; this is the figure's default state.")
     assert page.inner_text('#fig-002 [data-bind="query"]') == "rises"  # the default, as it says
     page.goto(server + "embed/lab/?q=0,0")
     assert page.locator("#fig-003 .link-note").is_visible()
@@ -242,7 +243,8 @@ STALL_3S = ("document.addEventListener('DOMContentLoaded', () => "
             "{ document.body.dataset.runtimeStall = '3000'; })")
 
 
-def test_a_slow_download_shows_progress_and_never_times_out_while_bytes_arrive(browser, slow_server):
+def test_a_slow_download_shows_progress_and_never_times_out_while_bytes_arrive(browser,
+                                                                              slow_server):
     context = browser.new_context(service_workers="block")
     context.add_init_script(STALL_3S)  # give up after 3 s without a byte (45 s on the site)
     page = context.new_page()
