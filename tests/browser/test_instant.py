@@ -18,6 +18,7 @@ from tests.browser.test_bench_page import expected_state, shown_state
 
 STATUS = "#fig-002 .runtime-status"
 TABLES_IN = "async () => (await import('/static/js/answers.js')).size() > 0"
+MOUNTED = ".fig-hint:not([hidden])"  # a live figure shows its hint once its controls work
 
 # Click, then read the given elements' texts in the next animation frame (before its paint).
 CLICK_THEN_FRAME = """([click, reads]) => new Promise(resolve => {
@@ -60,6 +61,7 @@ def test_a_click_on_grid_before_python_is_ready_is_drawn_within_a_frame(fresh):
     held = Held(page)
     page.goto(fresh.base + "mixture/")
     page.wait_for_function(TABLES_IN)
+    page.wait_for_selector("#fig-002 " + MOUNTED)
     page.wait_for_selector(f'{STATUS}[data-state="loading"]')
     cells = [f'#fig-002 [data-bind="{b}"]' for b in ("score", "scaled", "weight", "contribution")]
     reads = ['#fig-002 [data-bind="query"]', '#fig-002 [data-bind="output"]', *cells]
@@ -97,6 +99,7 @@ def test_every_control_one_step_away_is_answered_without_python(fresh):
     held = Held(page)
     page.goto(fresh.base + "bench/")
     page.wait_for_function(TABLES_IN)
+    page.wait_for_selector('#fig-005 tr[data-index="0"] button')
     word = '#fig-004 [data-bind="carriage-word"]'
     for j in range(8):
         shown = page.evaluate(CLICK_THEN_FRAME, [f'#fig-005 tr[data-index="{j}"] button', [word]])
@@ -116,6 +119,8 @@ def test_every_control_one_step_away_is_answered_without_python(fresh):
         assert "open" in page.get_attribute(valve, "class")
     page.goto(fresh.base + "lab/")
     page.wait_for_function(TABLES_IN)
+    page.wait_for_selector(".lab-controls:not([hidden])")
+    page.wait_for_selector(".predict-choices:not([hidden])")
     out = '#fig-003 [data-bind="output"]'
     for i in range(3):
         mask = [j != i for j in range(3)]
@@ -133,6 +138,7 @@ def test_a_state_outside_the_table_says_python_will_compute_it(fresh):
     held = Held(page)
     page.goto(fresh.base + "bench/")
     page.wait_for_function(TABLES_IN)
+    page.wait_for_selector(".bench-controls:not([hidden])")
     page.fill("#bench-sentence", "the pilot saw it")
     page.press("#bench-sentence", "Enter")
     status = page.locator("#fig-004 .runtime-status")
