@@ -75,8 +75,9 @@ def requests(links: dict[str, list[dict]]) -> dict[str, list[dict]]:
     """Return every request each table answers: one click from each figure's first states."""
     out: dict[str, list[dict]] = {name: [] for name in TABLES}
     for figure in neighbours.FIGURES:
-        starts = [{"figure": figure}] + [{"figure": figure, "url": p} for p in links.get(figure, [])]
-        out[figure] += starts[1:]  # the state a link opens is itself asked for, by page.js
+        linked = [{"figure": figure, "url": p} for p in links.get(figure, [])]
+        starts = [{"figure": figure}, *linked]
+        out[figure] += linked  # page.js asks for the state a link opens, then its neighbours
         for start in starts:
             answer = _answer(start)
             if answer["ok"]:
@@ -124,16 +125,18 @@ def tables(links: dict[str, list[dict]], wheel: Path, log=print) -> dict[str, st
     generator = f"pyodide {runtime.PYODIDE_VERSION}"
     if answers is None:
         log("note: Node.js or the Pyodide runtime is missing: answer tables computed in CPython")
-        answers, generator = [bridge.handle_json(t) for t in texts], f"cpython {sys.version.split()[0]}"
+        answers = [bridge.handle_json(t) for t in texts]
+        generator = f"cpython {sys.version.split()[0]}"
     by_text = dict(zip(texts, answers))
     out = {}
     for name, reqs in wanted.items():
         unique: dict[str, int] = {}
         keys = {}
         for r in reqs:
-            keys[neighbours.key(r)] = unique.setdefault(by_text[json.dumps(r, ensure_ascii=False)],
-                                                        len(unique))
-        table = {"schema": 1, "figure": name, "generator": {"runtime": generator, "wheel": wheel.name},
+            text = by_text[json.dumps(r, ensure_ascii=False)]
+            keys[neighbours.key(r)] = unique.setdefault(text, len(unique))  # each answer once
+        table = {"schema": 1, "figure": name,
+                 "generator": {"runtime": generator, "wheel": wheel.name},
                  "answers": [json.loads(a) for a in unique], "keys": keys}
         out[f"static/{DIR}{name}.json"] = json.dumps(table, ensure_ascii=False,
                                                      separators=(",", ":"), allow_nan=False)

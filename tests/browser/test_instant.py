@@ -18,6 +18,7 @@ from tests.browser.test_bench_page import expected_state, shown_state
 
 STATUS = "#fig-002 .runtime-status"
 TABLES_IN = "async () => (await import('/static/js/answers.js')).size() > 0"
+MOUNTED = ".fig-hint:not([hidden])"  # a live figure shows its hint once its controls work
 
 # Click, then read the given elements' texts in the next animation frame (before its paint).
 CLICK_THEN_FRAME = """([click, reads]) => new Promise(resolve => {
@@ -60,10 +61,11 @@ def test_a_click_on_grid_before_python_is_ready_is_drawn_within_a_frame(fresh):
     held = Held(page)
     page.goto(fresh.base + "mixture/")
     page.wait_for_function(TABLES_IN)
+    page.wait_for_selector("#fig-002 " + MOUNTED)
     page.wait_for_selector(f'{STATUS}[data-state="loading"]')
     cells = [f'#fig-002 [data-bind="{b}"]' for b in ("score", "scaled", "weight", "contribution")]
-    shown = page.evaluate(CLICK_THEN_FRAME, ['#fig-002 tr[data-query="grid"]',
-                                             ['#fig-002 [data-bind="query"]', '#fig-002 [data-bind="output"]', *cells]])
+    reads = ['#fig-002 [data-bind="query"]', '#fig-002 [data-bind="output"]', *cells]
+    shown = page.evaluate(CLICK_THEN_FRAME, ['#fig-002 tr[data-query="grid"]', reads])
     core = figures.fig_002("grid")
     assert shown[0] == ["grid"] and shown[1] == [core["output"]["text"]]
     for column, field in zip(shown[2:], ("score", "scaled", "weight", "contribution")):
@@ -81,8 +83,8 @@ def test_a_bench_row_before_python_is_ready_is_drawn_within_a_frame(fresh):
     page.wait_for_function(TABLES_IN)
     page.wait_for_selector('#fig-005 tr[data-index="3"] button')
     page.wait_for_selector('#fig-004 .runtime-status[data-state="loading"]')
-    shown = page.evaluate(CLICK_THEN_FRAME, ['#fig-005 tr[data-index="3"] button',
-                                             ['#fig-004 [data-bind="carriage-word"]', "#fig-005 tbody tr .weight .num"]])
+    reads = ['#fig-004 [data-bind="carriage-word"]', "#fig-005 tbody tr .weight .num"]
+    shown = page.evaluate(CLICK_THEN_FRAME, ['#fig-005 tr[data-index="3"] button', reads])
     core = bench_view.view(query=3)
     assert shown == [[bench.DEFAULT_SENTENCE[3]], [r["weight"]["text"] for r in core["rows"]]]
     assert shown_state(page) == expected_state(query=3)  # every part: drawing, table, matrix
@@ -97,6 +99,7 @@ def test_every_control_one_step_away_is_answered_without_python(fresh):
     held = Held(page)
     page.goto(fresh.base + "bench/")
     page.wait_for_function(TABLES_IN)
+    page.wait_for_selector('#fig-005 tr[data-index="0"] button')
     word = '#fig-004 [data-bind="carriage-word"]'
     for j in range(8):
         shown = page.evaluate(CLICK_THEN_FRAME, [f'#fig-005 tr[data-index="{j}"] button', [word]])
@@ -116,6 +119,8 @@ def test_every_control_one_step_away_is_answered_without_python(fresh):
         assert "open" in page.get_attribute(valve, "class")
     page.goto(fresh.base + "lab/")
     page.wait_for_function(TABLES_IN)
+    page.wait_for_selector(".lab-controls:not([hidden])")
+    page.wait_for_selector(".predict-choices:not([hidden])")
     out = '#fig-003 [data-bind="output"]'
     for i in range(3):
         mask = [j != i for j in range(3)]
@@ -133,6 +138,7 @@ def test_a_state_outside_the_table_says_python_will_compute_it(fresh):
     held = Held(page)
     page.goto(fresh.base + "bench/")
     page.wait_for_function(TABLES_IN)
+    page.wait_for_selector(".bench-controls:not([hidden])")
     page.fill("#bench-sentence", "the pilot saw it")
     page.press("#bench-sentence", "Enter")
     status = page.locator("#fig-004 .runtime-status")
@@ -170,8 +176,9 @@ def test_without_javascript_a_linked_figure_says_its_state_needs_javascript(brow
     page.goto(server + "mixture/?query=grid")
     note = page.locator("#fig-002 .link-note")
     assert note.is_visible()
-    assert note.inner_text() == ("Opened from a link to a particular state of this figure? That "
-                                 "state needs JavaScript to show; this is the figure's default state.")
+    assert note.inner_text() == (
+        "Opened from a link to a particular state of this figure? That state needs JavaScript "
+        "to show; this is the figure's default state.")
     assert page.inner_text('#fig-002 [data-bind="query"]') == "rises"  # the default, as it says
     page.goto(server + "embed/lab/?q=0,0")
     assert page.locator("#fig-003 .link-note").is_visible()
@@ -238,13 +245,14 @@ def slow_server(built_site):
     srv.server_close()
 
 
-STALL_2S = ("document.addEventListener('DOMContentLoaded', () => "
-            "{ document.body.dataset.runtimeStall = '2000'; })")
+STALL_3S = ("document.addEventListener('DOMContentLoaded', () => "
+            "{ document.body.dataset.runtimeStall = '3000'; })")
 
 
-def test_a_slow_download_shows_progress_and_never_times_out_while_bytes_arrive(browser, slow_server):
+def test_a_slow_download_shows_progress_and_never_times_out_while_bytes_arrive(browser,
+                                                                              slow_server):
     context = browser.new_context(service_workers="block")
-    context.add_init_script(STALL_2S)  # give up after 2 s without a byte (45 s on the site)
+    context.add_init_script(STALL_3S)  # give up after 3 s without a byte (45 s on the site)
     page = context.new_page()
     page.goto(slow_server + "lab/")
     status = page.locator("#fig-003 .runtime-status")
@@ -257,7 +265,7 @@ def test_a_slow_download_shows_progress_and_never_times_out_while_bytes_arrive(b
         page.wait_for_timeout(200)
     took = time.monotonic() - start
     progress = sorted({float(t.split("(")[1].split(" of ")[0]) for t in seen if " of " in t})
-    assert took > 6 and len(progress) >= 3, (took, progress)  # far slower than the stall limit
+    assert took > 6 and len(progress) >= 3, (took, progress)  # slower than the stall limit
     total = int(page.get_attribute("body", "data-runtime-bytes")) / 1e6
     assert all(f" of {total:.1f} MB)" in t for t in seen if " of " in t)
     context.close()
@@ -265,12 +273,12 @@ def test_a_slow_download_shows_progress_and_never_times_out_while_bytes_arrive(b
 
 def test_a_stalled_download_fails_in_plain_words_and_can_be_retried(fresh):
     page = fresh.page
-    page.context.add_init_script(STALL_2S)
+    page.context.add_init_script(STALL_3S)
     held = Held(page)
     page.goto(fresh.base + "lab/")
     status = page.locator("#fig-003 .runtime-status")
     page.wait_for_selector('#fig-003 .runtime-status[data-state="failed"]', timeout=30000)
-    assert status.inner_text().startswith("Python could not start here (no data arrived for 2 s).")
+    assert status.inner_text().startswith("Python could not start here (no data arrived for 3 s).")
     button = page.locator("#fig-003 .runtime-action")
     assert button.inner_text() == "Try again"
     held.release()

@@ -105,8 +105,10 @@ def test_an_anchor_and_the_new_pages_address_state_are_applied(visit):
     page.evaluate(KEEP)
     page.evaluate(ADD_LINK, "../mixture/?query=grid#fig-002")
     follow(page, "#test-link")
-    page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=query]').textContent === 'grid'")
-    assert page.inner_text('#fig-002 [data-bind="output"]') == figures.fig_002("grid")["output"]["text"]
+    page.wait_for_function(
+        "() => document.querySelector('#fig-002 [data-bind=query]')?.textContent === 'grid'")
+    grid = figures.fig_002("grid")["output"]["text"]
+    assert page.inner_text('#fig-002 [data-bind="output"]') == grid
     top = page.evaluate("document.getElementById('fig-002').getBoundingClientRect().top")
     assert abs(top) < 2  # scrolled to the anchor
     assert page.evaluate(SAME) and page.url.endswith("/mixture/?query=grid#fig-002")
@@ -125,7 +127,8 @@ def test_without_the_navigation_api_links_are_plain_links(browser, server):
     assert not page.evaluate(SAME)  # an ordinary load
     assert page.title().startswith("From scores to a mixture")
     page.click('#fig-002 tr[data-query="grid"]')
-    page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=query]').textContent === 'grid'")
+    page.wait_for_function(
+        "() => document.querySelector('#fig-002 [data-bind=query]').textContent === 'grid'")
     context.close()
     w.assert_clean()
 

@@ -59,7 +59,7 @@ function pump(channel) {
 // A worker that says nothing for this long (it reports every second while it loads) is gone.
 function watch() {
   clearTimeout(stall);
-  stall = setTimeout(() => fail("the runtime stopped answering"), 2 * stallMs() + 15000);
+  stall = setTimeout(() => fail("the runtime stopped answering"), Math.max(60000, 2 * stallMs()));
 }
 
 function onMessage({ data }) {

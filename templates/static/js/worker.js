@@ -48,7 +48,8 @@ function heartbeat(stallMs) {
     if (now - tick > 1500) lastByte = now;
     tick = now;
     const quiet = now - lastByte;
-    if ((active > 0 && quiet > stallMs) || quiet > 4 * stallMs) { // 4×: even a slow phone has compiled by then
+    // 10×: with nothing to download, even a slow phone has compiled and imported by then
+    if ((active > 0 && quiet > stallMs) || quiet > 10 * stallMs) {
       self.postMessage({ type: "failed", reason: `no data arrived for ${Math.round(stallMs / 1000)} s` });
     } else {
       self.postMessage({ type: "progress", loaded });
