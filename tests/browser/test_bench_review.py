@@ -41,8 +41,8 @@ def use_sentence(page, sentence: str, query: int | None = None):
     page.fill("#bench-sentence", sentence)
     page.press("#bench-sentence", "Enter")
     n = len(sentence.split())
-    page.wait_for_function(f"() => document.querySelectorAll('#fig-004 .dial').length === {n}"
-                           f" && document.querySelectorAll('#fig-006 tbody tr').length === {n}")
+    page.wait_for_function(f"""() => [...document.querySelectorAll('#fig-004 .dial-word')].map(t => t.textContent)
+        .join(' ') === {sentence!r} && document.querySelectorAll('#fig-006 tbody tr').length === {n}""")
     if query is not None:
         page.click(f'#fig-005 tr[data-index="{query}"] button')
         word = sentence.split()[query]
@@ -118,7 +118,8 @@ def test_dials_read_the_raw_dot_product_the_table_shows(live):
 def test_the_lexicon_is_listed_by_class_and_explains_load_and_rises(browser, server):
     context, w = open_page(browser, server, js=False)
     groups = w.page.eval_on_selector_all("#fig-004 .bench-lexicon dd", "dds => dds.map(d => d.textContent)")
-    assert [g.split(", ") for g in groups] == list(bench.lexicon_by_class().values())
+    by_class = [sorted(w for w, e in bench.LEXICON.items() if e.word_class == c) for c in bench.CLASSES]
+    assert [g.split(", ") for g in groups] == by_class
     assert sum(len(g.split(", ")) for g in groups) == len(bench.LEXICON)
     note = w.page.text_content("#fig-004 .bench-lexicon p")
     assert "“load”" in note.lower() or "load" in note.lower()
