@@ -24,7 +24,7 @@ def test_bench_offers_each_row_head_and_turnable_stopcock():
     data = _data("bench")  # "she" (position 6) of the eight default words is the query
     requests = neighbours.neighbours("bench", data)
     state = {"figure": "bench", "sentence": "the engineer fixed the bridge before she left",
-             "head": "coreference", "query": 6, "temperature": "1", "shut": []}
+             "head": "coreference", "query": 6, "temperature": "1", "shut": [], "trained": None}
     assert [r["query"] for r in requests[:8]] == list(range(8))
     assert all(r == {**state, "query": j} for j, r in enumerate(requests[:8]))
     assert [r["head"] for r in requests[8:12]] == list(bench.HEADS)
