@@ -292,12 +292,14 @@ def baseline_site(checkout: Path, out: Path) -> Path | None:
 
 def report_instant(ours: dict, before: dict | None) -> None:
     """Print the instant figures beside the baseline's, as a ratio, with the targets."""
-    print(f"\n{'instant answers (ms, median)':<34}{'this site':>12}{'baseline':>12}{'ratio':>8}   target")
+    print(f"\n{'instant answers (ms, median)':<34}{'this site':>12}{'baseline':>12}"
+          f"{'ratio':>8}   target")
     for name, value in ours.items():
         target = TARGETS["next_chapter" if "chapter" in name else "first_click"]
         old = before.get(name) if before else None
         ratio = f"{value / old:>8.3f}" if old else f"{'n/a':>8}"
-        print(f"{name:<34}{value:>12.1f}{old if old is None else round(old, 1)!s:>12}{ratio}   ≤ {target}")
+        shown = f"{old:>12.1f}" if old else f"{'n/a':>12}"
+        print(f"{name:<34}{value:>12.1f}{shown}{ratio}   ≤ {target}")
     if before is None:
         print("(set ATTENTION_BENCH_BASELINE to another checkout, e.g. the main branch, to compare)")
 

@@ -316,3 +316,25 @@ def test_offline_without_a_saved_runtime_says_so_in_plain_words(browser, built_s
     srv.shutdown()
     srv.server_close()
     assert w.page_errors == []
+
+
+def test_a_phone_asks_before_downloading_python(browser, server):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
+                                  has_touch=True, service_workers="block")
+    w = watch(context, server)
+    workers = []
+    w.page.on("worker", lambda worker: workers.append(worker))
+    w.page.goto(server + "bench/")
+    button = w.page.locator("#fig-004 .runtime-action")
+    button.wait_for()
+    assert button.inner_text().startswith("Load Python (") and workers == []
+    w.page.click('#fig-005 tr[data-index="1"] button')  # one step away: answered at once
+    assert w.page.text_content('#fig-004 [data-bind="carriage-word"]') == "engineer"
+    w.page.fill("#bench-sentence", "the pilot saw it")
+    w.page.press("#bench-sentence", "Enter")  # needs Python: it says so, and still waits
+    status = w.page.locator("#fig-004 .runtime-status")
+    status.filter(has_text="This state needs Python").wait_for()
+    assert workers == []
+    context.close()
+    w.console_errors = [e for e in w.console_errors if "Service Worker" not in e]
+    w.assert_clean()
