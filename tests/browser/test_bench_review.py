@@ -201,7 +201,7 @@ def test_the_matrix_tells_shut_keys_from_the_causal_mask(browser, server):
     # The reader who picks that row is told why, and no weight is shown for it.
     page.click('#fig-006 tbody tr[data-index="0"] td')
     page.wait_for_function("() => document.querySelector('#bench-shut-msg').textContent !== ''")
-    assert "nothing to pour" in page.inner_text("#bench-shut-msg")
+    assert "nothing to pour" in page.text_content("#bench-shut-msg")
     assert page.text_content('#fig-006 tbody tr[data-index="0"] td') == "shut"
     context.close()
     w.assert_clean()
@@ -325,7 +325,7 @@ def test_at_360_px_nothing_leaves_a_bench_figure_and_results_stay_in_view(browse
     page = w.page
     for fig in FIGURES:
         assert page.evaluate(OVERFLOW, fig) == [], fig
-        wrap = page.evaluate(f"""() => {{ const w = document.querySelector('{fig} .table-wrap');
+        wrap = page.evaluate(f"""() => {{ const w = document.querySelector('{fig} .table-wrap[role=region]');
             if (!w) return null; const f = document.querySelector('{fig}').getBoundingClientRect();
             const b = w.getBoundingClientRect();
             return [b.right <= f.right + 0.5, w.scrollWidth > w.clientWidth,

@@ -84,16 +84,24 @@ export function standaloneSvg(svg) {
   return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(clone);
 }
 
-/** Let a table's wrapper take focus (to scroll by keyboard) only while it really scrolls. */
+/** Let a table's wrapper take focus (to scroll by keyboard) only while it really scrolls.
+ * The sizes come from the observer's entries, so a redraw never makes it read layout. */
 function watchScrolling(wrap) {
-  const check = () => {
-    const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
+  const inner = wrap.firstElementChild;
+  let room = 0;
+  let needed = 0;
+  const observer = new ResizeObserver((entries) => {
+    for (const entry of entries) {
+      if (entry.target === wrap) room = entry.contentRect.width;
+      else needed = entry.borderBoxSize?.[0]?.inlineSize ?? entry.contentRect.width;
+    }
+    const scrolls = needed > room + 1;
     wrap.dataset.scrolls = String(scrolls);
     if (scrolls) wrap.setAttribute("tabindex", "0");
     else wrap.removeAttribute("tabindex");
-  };
-  new ResizeObserver(check).observe(wrap);
-  if (wrap.firstElementChild) new ResizeObserver(check).observe(wrap.firstElementChild);
+  });
+  observer.observe(wrap);
+  if (inner) observer.observe(inner);
 }
 
 /** Keep the embed's "Open in …" link on the state on screen (the address changes as readers work). */
