@@ -109,7 +109,10 @@ def bench_figure(**state) -> dict:
     >>> d["query"]["word"], len(d["heads"]), d["max_words"]
     ('she', 4, 40)
     """
-    return {**bench_view.view(**state), "heads": bench_view.heads(), "limits": lab.limits(),
+    # The state as the bridge answers it (with the reader's trained head), so the page's first
+    # request is the very key of its precomputed answers.
+    view = trained_view.with_pick(bench_view.view, state)
+    return {**view, "heads": bench_view.heads(), "limits": lab.limits(),
             "max_words": bench.MAX_WORDS, "lexicon_size": len(bench.LEXICON),
             "d_k": bench.D_K, "dial_span": bench_view.DIAL_SPAN, "neutral_t": exact(lab.NEUTRAL_T),
             "palette": bench_view.PALETTE, "lexicon": bench_view.lexicon(),

@@ -147,11 +147,15 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Length", str(length))
             self.end_headers()
             if body and length:
-                f.seek(start)
-                left = length
-                while left > 0 and (block := f.read(min(CHUNK, left))):
-                    self.wfile.write(block)
-                    left -= len(block)
+                self.write_body(f, start, length)
+
+    def write_body(self, f, start: int, length: int) -> None:
+        """Send length bytes of the open file f from start, a block at a time."""
+        f.seek(start)
+        left = length
+        while left > 0 and (block := f.read(min(CHUNK, left))):
+            self.wfile.write(block)
+            left -= len(block)
 
     def send_error(self, code, message=None, explain=None):
         # Hook for issue 12 (M5): a missing path gets the site's own 404 page, not the stdlib's.

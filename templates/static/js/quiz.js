@@ -71,7 +71,8 @@ export function mount(root, store) {
   for (const reveal of root.querySelectorAll('[data-quiz="reveal"]')) reveal.hidden = true;
   const load = (state) => {
     status.textContent = "Reading the bench…";
-    runtime.request("quiz", { figure: "quiz", ...state }, (answer) => {
+    const { trained, ...bench } = state; // FIG-008's trained head does not change the questions
+    runtime.request("quiz", { figure: "quiz", ...bench }, (answer) => {
       if (!answer.ok) {
         status.textContent = answer.errors.map((e) => e.message).join(" ");
         return;

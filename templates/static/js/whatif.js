@@ -76,6 +76,13 @@ function markDrawing(host, w) {
   }
 }
 
+/** Add the removed steps to the figure's later requests; with none removed, add nothing, so
+ * a request is the very one the page's precomputed answers are keyed by. */
+function keep(store, without) {
+  if (without.length) store.extras.without = without;
+  else delete store.extras.without;
+}
+
 export function mount(root, store) {
   const figure = root.dataset.figure; // "lab" or "bench": the request this panel's store answers
   const host = root.parentElement.closest("[data-widget]") || document;
@@ -87,9 +94,9 @@ export function mount(root, store) {
   const status = $(root, '[data-whatif="status"]');
 
   toggles.addEventListener("change", () => {
-    store.extras.without = ticked(root); // every later request of the figure keeps them
+    keep(store, ticked(root)); // every later request of the figure keeps them
     status.textContent = "Computing…";
-    store.ask({ figure, ...state, without: store.extras.without });
+    store.ask({ figure, ...state, ...store.extras });
   });
   const reachButton = $(root, '[data-whatif="reach-button"]');
   if (reachButton) {
@@ -113,7 +120,7 @@ export function mount(root, store) {
     if (!w) return;
     current = w;
     state = w.state;
-    store.extras.without = w.without;
+    keep(store, w.without);
     root.classList.remove("stale");
     status.textContent = "";
     render(root, w, document.activeElement);
