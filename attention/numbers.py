@@ -47,10 +47,10 @@ def fixed_all(values, places: int = PLACES):
 def typed(x: float) -> str:
     """Write a number back into an input field: the shortest text that reads back exactly.
 
-    >>> typed(0.1234567), typed(1.0), typed(-2.5), typed(1e-7)
-    ('0.1234567', '1', '-2.5', '1e-07')
+    >>> typed(0.1234567), typed(1.0), typed(-2.5), typed(1e-7), typed(-0.0)
+    ('0.1234567', '1', '-2.5', '1e-07', '0')
     """
-    text = repr(float(x))
+    text = repr(float(x) + 0.0)  # + 0.0 turns a negative zero (a pad click on an axis) into 0
     return text[:-2] if text.endswith(".0") else text
 
 

@@ -217,6 +217,7 @@ def test_lab_pad_keyboard_and_slider(lab_page):
     page.fill("#lab-t-range", "0")
     page.wait_for_function("() => document.querySelector('#lab-t').value === '0.01'")  # lab.T_RANGE's low end
     assert lab_rows(page) == expected_lab(query=["1", "1.1"], temperature="0.01")
+    page.locator(".pad").scroll_into_view_if_needed()  # a mouse click lands only in the viewport
     box = page.locator(".pad").bounding_box()
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # the origin
     page.wait_for_function("() => document.querySelector('#lab-q1').value === '0' && "
