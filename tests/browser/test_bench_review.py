@@ -325,16 +325,16 @@ def test_at_360_px_nothing_leaves_a_bench_figure_and_results_stay_in_view(browse
     page = w.page
     for fig in FIGURES:
         assert page.evaluate(OVERFLOW, fig) == [], fig
-        wrap = page.evaluate(f"""() => {{ const w = document.querySelector('{fig} .table-wrap[role=region]');
-            if (!w) return null; const f = document.querySelector('{fig}').getBoundingClientRect();
+        wraps = page.evaluate(f"""() => [...document.querySelectorAll('{fig} .table-wrap[role=region]')].map(w => {{
+            const f = document.querySelector('{fig}').getBoundingClientRect();
             const b = w.getBoundingClientRect();
+            const cue = w.parentElement.querySelector(':scope > .scroll-cue');
             return [b.right <= f.right + 0.5, w.scrollWidth > w.clientWidth,
-                    getComputedStyle(document.querySelector('{fig} .scroll-cue')).display,
-                    !!w.querySelector('caption')]; }}""")
-        if wrap:
-            fits, scrolls, cue, caption_inside = wrap
-            assert fits and not caption_inside
-            assert not scrolls or cue != "none"  # a table that scrolls says so
+                    cue ? getComputedStyle(cue).display : 'none', !!w.querySelector('caption')]; }})""")
+        assert wraps, fig  # every bench figure has at least one table
+        for fits, scrolls, cue, caption_inside in wraps:
+            assert fits and not caption_inside, fig
+            assert not scrolls or cue != "none", fig  # a table that scrolls says so
     # The working table's results: every weight is fully on screen without scrolling.
     weights = page.evaluate("""() => [...document.querySelectorAll('#fig-005 tbody .weight .num')].map(e => {
         const b = e.getBoundingClientRect(); return b.right <= innerWidth && b.left >= 0; })""")
