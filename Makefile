@@ -5,6 +5,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8000
+# Test workers: one per core (pytest-xdist). The browser tests spend much of their time waiting
+# for a page or for Python to boot, so two cores run the suite in well under two-thirds the time.
+JOBS   ?= auto
 
 .PHONY: serve test benchmark system-packages
 
@@ -12,7 +15,7 @@ serve: $(VENV)/.site
 	$(BIN)/python build.py serve --port $(PORT)
 
 test: $(VENV)/.test system-packages node_modules/.installed
-	$(BIN)/python -m pytest $(PYTEST_FLAGS)
+	$(BIN)/python -m pytest -n $(JOBS) --dist worksteal $(PYTEST_FLAGS)
 
 benchmark: $(VENV)/.test system-packages node_modules/.installed
 	$(BIN)/python build.py benchmark

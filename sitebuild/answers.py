@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -113,7 +114,9 @@ def _in_pyodide(texts: list[str], wheel: Path, log) -> list[str] | None:
         return None
     answers = json.loads(proc.stdout)["answers"]
     cache.parent.mkdir(parents=True, exist_ok=True)
-    cache.write_text(json.dumps(answers), encoding="utf-8")
+    tmp = cache.with_suffix(f".{os.getpid()}.tmp")  # parallel test workers may build at once:
+    tmp.write_text(json.dumps(answers), encoding="utf-8")  # a reader never sees half a file
+    os.replace(tmp, cache)
     return answers
 
 

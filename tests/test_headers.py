@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import threading
 import urllib.request
 from html import unescape
 from pathlib import Path
@@ -11,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from sitebuild import headers
-from sitebuild.serve import make_server
 from sitebuild.site import csp
 from tests.assets import asset
+from tests.browser.conftest import serving
 
 YEAR = "public, max-age=31536000, immutable"
 TRANSPORT = {"server", "date", "content-length", "content-encoding", "vary", "etag",
@@ -22,12 +21,8 @@ TRANSPORT = {"server", "date", "content-length", "content-encoding", "vary", "et
 
 @pytest.fixture(scope="module")
 def served(built_site):
-    srv = make_server(built_site, 0, quiet=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.server_port}"
-    srv.shutdown()
-    srv.server_close()
+    with serving(built_site) as base:
+        yield base.rstrip("/")
 
 
 def get_headers(base: str, path: str) -> dict[str, str]:

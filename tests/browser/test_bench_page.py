@@ -14,7 +14,7 @@ READY = '#fig-004 .runtime-status[data-state="ready"]'
 @pytest.fixture
 def bench(site_page):
     site_page.page.goto(site_page.base + "bench/")
-    site_page.page.wait_for_selector(READY, timeout=30000)
+    site_page.page.wait_for_selector(READY, timeout=60000)
     return site_page.page
 
 
@@ -181,7 +181,7 @@ def test_an_action_before_python_is_ready_changes_the_linked_state(browser, serv
     assert page.locator("#fig-004 .runtime-status").get_attribute("data-state") != "ready"  # loading
     page.click('#fig-005 tr[data-index="1"]')  # the reader acts at once
     page.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]')"
-                           ".textContent === 'engineer'", timeout=30000)
+                           ".textContent === 'engineer'", timeout=60000)
     page.wait_for_timeout(200)
     assert shown_state(page) == expected_state(head="sink", temperature="2", query=1)
     assert "head=sink" in page.url and "query=1" in page.url

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import json
-import shutil
-import threading
 from pathlib import Path
 
 from sitebuild.browser_benchmark import transfer_until_ready
-from sitebuild.serve import make_server
-from sitebuild.site import TEMPLATES, build, csp
-from tests.browser.conftest import watch
+from sitebuild.site import build, csp
+from tests.browser.conftest import serving, watch
 from tests.browser.test_trust import CACHED, READY, VIOLATIONS, until
 
 WORKER_VIOLATIONS = """() => { self.__violations = [];
@@ -19,19 +16,12 @@ WORKER_VIOLATIONS = """() => { self.__violations = [];
 CARRIAGE = "() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]').textContent"
 
 
-def _serve(folder: Path, **options):
-    srv = make_server(folder, 0, quiet=True, **options)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    return srv, f"http://127.0.0.1:{srv.server_port}/"
-
-
-def _stop(srv) -> None:
-    srv.shutdown()
-    srv.server_close()
-
-
 def test_the_worker_runs_python_and_the_bench_under_its_own_header_policy(browser, server, built_site):
-    elsewhere, other = _serve(built_site)  # another origin, for a request the policy must stop
+    with serving(built_site) as other:  # another origin, for a request the policy must stop
+        _worker_under_policy(browser, server, other)
+
+
+def _worker_under_policy(browser, server, other):
     context = browser.new_context()
     context.add_init_script(VIOLATIONS)
     w = watch(context, server)
@@ -60,18 +50,12 @@ def test_the_worker_runs_python_and_the_bench_under_its_own_header_policy(browse
     assert w.page.evaluate("window.__violations") == []
     w.assert_clean()  # no console error from the page or the worker, nothing from elsewhere
     context.close()
-    _stop(elsewhere)
 
 
 def test_a_first_visit_to_the_bench_transfers_at_most_9_mb(browser, built_site):
-    srv, base = _serve(built_site)
-    plain, plain_base = _serve(built_site, encodings=False)
-    try:
+    with serving(built_site) as base, serving(built_site, encodings=False) as plain_base:
         packed = transfer_until_ready(browser, base, "bench/")
         raw = transfer_until_ready(browser, plain_base, "bench/")
-    finally:
-        _stop(srv)
-        _stop(plain)
     runtime_bytes = sum((built_site / "runtime" / "0.27.7" / n).stat().st_size
                         for n in ("pyodide.asm.wasm", "pyodide.asm.js", "python_stdlib.zip"))
     assert raw["bytes"] > runtime_bytes  # the worker's downloads are counted too
@@ -106,13 +90,14 @@ class _Tab:
         self.page.wait_for_function(f"() => ({CARRIAGE})() === {word!r}")
 
 
-def test_a_tab_on_the_old_build_keeps_its_files_and_never_mixes_them_with_the_new(browser, tmp_path):
-    templates = tmp_path / "templates"
-    shutil.copytree(TEMPLATES, templates)
-    site = tmp_path / "site"
-    build(site, templates)
+def test_a_tab_on_the_old_build_keeps_its_files_and_never_mixes_them_with_the_new(browser, own_build):
+    templates, site = own_build
+    with serving(site) as base:
+        _old_and_new_build(browser, templates, site, base)
+
+
+def _old_and_new_build(browser, templates, site, base):
     a_id, a_files = _manifest(site)
-    srv, base = _serve(site)
     context = browser.new_context()
     one = _Tab(context, base)
     one.open("bench/")
@@ -160,4 +145,3 @@ def test_a_tab_on_the_old_build_keeps_its_files_and_never_mixes_them_with_the_ne
     one.w.assert_clean()
     two.w.assert_clean()
     context.close()
-    _stop(srv)

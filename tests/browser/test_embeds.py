@@ -51,11 +51,11 @@ def test_embeds_on_another_origin_compute_live_and_size_their_frames(browser, se
     w = watch(context, course_page)
     w.page.goto(course_page)
     one = w.page.frame_locator("#one")
-    one.locator(READY).wait_for(timeout=30000)
+    one.locator(READY).wait_for(timeout=60000)
     assert one.locator('[data-bind="query"]').inner_text() == "grid"
     assert one.locator('#fig-002 [data-bind="output"]').inner_text() == "[0.802, 1.198]"
     two = w.page.frame_locator("#two")
-    two.locator(READY).wait_for(timeout=30000)
+    two.locator(READY).wait_for(timeout=60000)
     assert two.locator('[data-bind="carriage-word"]').text_content() == "the"
     heights = w.page.evaluate("""() => [...document.querySelectorAll('iframe')].map(f =>
         [f.style.height, f.contentDocument === null])""")
@@ -73,7 +73,7 @@ def test_a_bench_deep_link_reopens_the_exact_state(site_page):
     sentence = "the teacher read the letter and then she left it"
     page.goto(site_page.base + f"bench/?sentence={quote(sentence)}&head=coreference&query=7&t=0.5&shut=1")
     page.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"plate\"]').textContent.includes('0.5')",
-                           timeout=30000)
+                           timeout=60000)
     assert shown_state(page) == expected_state(sentence=sentence, head="coreference", query=7,
                                                temperature="0.5", shut=[1])
     assert page.is_hidden("#fig-004 .state-notice")
@@ -94,7 +94,7 @@ def test_tampered_parameters_show_a_notice_and_keep_the_defaults(site_page, para
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     page.goto(site_page.base + "embed/bench/?" + params)
     notice = page.locator("#fig-004 .state-notice")
-    notice.wait_for(state="visible", timeout=30000)
+    notice.wait_for(state="visible", timeout=60000)
     assert name in notice.inner_text()
     drawing = ("needles", "dials", "strata", "query", "summary")  # this embed is the drawing alone
     shown, expected = shown_state(page), expected_state()
@@ -106,7 +106,7 @@ def test_tampered_parameters_show_a_notice_and_keep_the_defaults(site_page, para
 def test_downloads_equal_the_core_numbers(site_page):
     page = site_page.page
     page.goto(site_page.base + "lab/?q=0.5,-1&mask=1,0,1&t=0.7")
-    page.wait_for_function("() => document.querySelector('#lab-q1').value === '0.5'", timeout=30000)
+    page.wait_for_function("() => document.querySelector('#lab-q1').value === '0.5'", timeout=60000)
     page.click("#fig-003 .share summary")
     expected = export.export("lab", {"query": ["0.5", "-1"], "mask": [True, False, True],
                                      "temperature": "0.7"})
@@ -160,7 +160,7 @@ def test_share_gives_the_deep_link_and_the_embed_code(site_page):
     page = site_page.page
     page.goto(site_page.base + "mixture/?query=load")
     page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=\"query\"]').textContent === 'load'",
-                           timeout=30000)
+                           timeout=60000)
     page.click("#fig-002 .share summary")
     page.click("#fig-002 .share button:has-text('Copy link')")
     assert page.input_value("#fig-002 .share-output") == site_page.base + "mixture/?query=load#fig-002"
@@ -181,7 +181,7 @@ def test_each_embed_fits_its_suggested_height(browser, server, width):
         page = context.new_page()
         page.goto(server + embed.url)
         if embed.live:
-            page.wait_for_selector(READY, timeout=30000)
+            page.wait_for_selector(READY, timeout=60000)
         height = page.evaluate("Math.ceil(document.documentElement.getBoundingClientRect().height)")
         if width == 1280:
             assert 0 <= embed.height - height <= 40, f"{embed.id}: {height}px drawn, snippet {embed.height}px"

@@ -44,7 +44,7 @@ def test_clicking_grid_recomputes_fig_002(mixture):
     page = mixture.page
     page.click('#fig-002 tr[data-query="grid"]')
     page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=query]').textContent === 'grid'",
-                           timeout=30000)
+                           timeout=60000)
     assert [row[2] for row in table_texts(page, "#fig-002")] == ["0.401", "0.198", "0.401"]
     assert page.inner_text('#fig-002 [data-bind="output"]') == "[0.802, 1.198]"
     assert table_texts(page, "#fig-002") == expected_fig_002("grid")
@@ -58,7 +58,7 @@ def test_clicking_grid_recomputes_fig_002(mixture):
 
 def test_keyboard_chooses_load_then_rises(mixture):
     page = mixture.page
-    page.wait_for_selector(READY, timeout=30000)
+    page.wait_for_selector(READY, timeout=60000)
     page.focus('#fig-002 tr[data-query="load"] button')
     page.keyboard.press("Enter")
     page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=query]').textContent === 'load'")
@@ -75,7 +75,7 @@ def test_a_click_before_ready_is_answered_when_ready(mixture):
     state = page.get_attribute("#fig-002 .runtime-status", "data-state")
     assert state in (None, "idle", "loading")  # the runtime is still booting
     page.click('#fig-002 tr[data-query="load"]')
-    page.wait_for_selector(READY, timeout=30000)
+    page.wait_for_selector(READY, timeout=60000)
     page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=query]').textContent === 'load'")
     assert table_texts(page, "#fig-002") == expected_fig_002("load")
 
@@ -85,7 +85,7 @@ def test_runtime_files_come_from_the_site_under_a_versioned_path(mixture):
     seen = []
     page.on("request", lambda r: seen.append(r.url))
     page.reload()
-    page.wait_for_selector(READY, timeout=30000)
+    page.wait_for_selector(READY, timeout=60000)
     runtime = [u for u in seen if "/runtime/" in u]
     assert any(u.endswith("/runtime/0.27.7/pyodide.asm.wasm") for u in runtime)
     assert any(u.endswith("numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl") for u in seen)
@@ -97,7 +97,7 @@ def test_blocked_runtime_leaves_the_static_figure_and_says_why(browser, server):
     w = watch(context, server)
     w.page.route("**/runtime/**", lambda route: route.abort())
     w.page.goto(server + "mixture/")
-    status = w.page.wait_for_selector('#fig-002 .runtime-status[data-state="failed"]', timeout=30000)
+    status = w.page.wait_for_selector('#fig-002 .runtime-status[data-state="failed"]', timeout=60000)
     assert "Python could not start here" in status.inner_text()
     assert "computed when the site was built" in status.inner_text()
     assert w.page.inner_text("#fig-002 .runtime-action") == "Try again"
@@ -113,7 +113,7 @@ def test_blocked_runtime_answers_a_state_outside_the_tables_with_why(browser, se
     w = watch(context, server)
     w.page.route("**/runtime/**", lambda route: route.abort())
     w.page.goto(server + "lab/")
-    w.page.wait_for_selector('#fig-003 .runtime-status[data-state="failed"]', timeout=30000)
+    w.page.wait_for_selector('#fig-003 .runtime-status[data-state="failed"]', timeout=60000)
     w.page.fill("#lab-q1", "0.37")  # a typed query: only Python could compute it
     notice = w.page.locator("#fig-003 .state-notice")
     notice.wait_for(state="visible")
@@ -128,7 +128,7 @@ def test_blocked_runtime_answers_a_state_outside_the_tables_with_why(browser, se
 @pytest.fixture
 def lab_page(site_page):
     site_page.page.goto(site_page.base + "lab/")
-    site_page.page.wait_for_selector(READY, timeout=30000)
+    site_page.page.wait_for_selector(READY, timeout=60000)
     return site_page
 
 

@@ -21,14 +21,8 @@ SAME = "() => window.__same_document === true"
 
 
 @pytest.fixture
-def visit(browser, server):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    w = watch(context, server)
-    w.workers = []
-    w.page.on("worker", lambda worker: w.workers.append(worker.url))
-    yield w
-    context.close()
-    w.assert_clean()
+def visit(desktop):
+    return desktop  # its workers are recorded: one per visit
 
 
 def ready(page, figure: str, timeout: int = 60000):

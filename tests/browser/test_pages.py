@@ -66,14 +66,12 @@ def test_headings_have_working_anchors(site_page):
         assert href == "#" + heading_id
 
 
-def test_javascript_off_still_shows_every_figure(browser, server):
-    context = browser.new_context(java_script_enabled=False)
-    page = context.new_page()
+def test_javascript_off_still_shows_every_figure(no_js, server):
+    page = no_js
     page.goto(server + "mixture/")
     table = page.locator("#fig-002 table")
     assert table.is_visible()
     assert "[0.860, 1.432]" in table.inner_text()
-    context.close()
 
 
 @pytest.mark.parametrize("url", ["mixture/", "lab/", "bench/"])
@@ -82,7 +80,7 @@ def test_axe_finds_no_violations_once_live(browser, server, url, scheme):
     context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
     page = context.new_page()
     page.goto(server + url)
-    page.wait_for_selector('.runtime-status[data-state="ready"]', timeout=30000)
+    page.wait_for_selector('.runtime-status[data-state="ready"]', timeout=60000)
     if url == "bench/":  # a live answer redraws the bench: check that state too
         page.click('#fig-005 tr[data-index="1"]')
         page.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]')"
@@ -134,13 +132,11 @@ def test_shape_contract_braces_clear_their_letters_and_line_up(site_page):
         assert all(t["braceTop"] >= t["letterBottom"] - 0.5 for t in terms)  # the brace clears the letters
 
 
-def test_without_javascript_the_lab_states_its_state_and_the_guide_names_its_placeholder(browser, server):
-    context = browser.new_context(java_script_enabled=False)
-    page = context.new_page()
+def test_without_javascript_the_lab_states_its_state_and_the_guide_names_its_placeholder(no_js, server):
+    page = no_js
     page.goto(server + "lab/")
     state = page.locator("#fig-003 .lab-state").inner_text()
     assert "q = [1.000, 1.000]" in state and "T = 1" in state and "grid, load, rises" in state
     assert not page.get_by_text("Drag the point on the pad").is_visible()
     page.goto(server + "embed/")
     assert "placeholder" in page.locator('[data-bind="placeholder-note"]').inner_text()
-    context.close()

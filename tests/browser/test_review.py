@@ -106,7 +106,7 @@ def test_bench_svg_shows_each_stopcock_as_drawn_and_reads_on_a_white_slide(brows
     expected = [v["open"] for v in bench_view.view(shut=[2, 4])["drawing"]["valves"]]
     assert not expected[2] and not expected[4] and expected.count(True) >= 5
     w.page.wait_for_function("""(open) => JSON.stringify([...document.querySelectorAll('#fig-004 .valve')]
-        .map(g => g.classList.contains('open'))) === JSON.stringify(open)""", arg=expected, timeout=30000)
+        .map(g => g.classList.contains('open'))) === JSON.stringify(open)""", arg=expected, timeout=60000)
     root = download_drawing(w.page, "#fig-004", tmp_path / "bench.svg")
     valves = next(g for g in root.iter(f"{SVG}g") if g.get("data-bind") == "valves")
     assert [handle_is_upright(v) for v in valves.findall(f"{SVG}g")] == expected
@@ -368,7 +368,7 @@ def test_a_long_working_scrolls_inside_its_marked_wrapper(phone):
     page.wait_for_selector("#fig-003 .runtime-action", timeout=60000)  # a phone is asked first
     page.click("#fig-003 .runtime-action")  # the reader agrees to load Python for the link's state
     page.wait_for_selector(f"#fig-003 {READY}", timeout=60000)
-    page.wait_for_function("() => document.querySelector('#lab-q1').value === '999.5'", timeout=30000)
+    page.wait_for_function("() => document.querySelector('#lab-q1').value === '999.5'", timeout=60000)
     seen = page.evaluate(OVERFLOW, "#fig-003")
     assert seen["out"] == []
     wrap = page.locator("#fig-003 .table-wrap").first  # the working table (the what-if table follows)
@@ -379,21 +379,17 @@ def test_a_long_working_scrolls_inside_its_marked_wrapper(phone):
 # --- B8, C17: the prediction ---------------------------------------------------------------
 
 @pytest.fixture
-def desk(browser, server):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    w = watch(context, server)
-    yield w
-    w.assert_clean()
-    context.close()
+def desk(desktop):
+    return desktop
 
 
 def test_a_link_into_the_explanation_shows_it(desk):
     page = desk.page
     page.goto(desk.base + "lab/#what-a-zero-query-does")
-    page.wait_for_selector(".predict-choices:not([hidden])", timeout=30000)  # the prediction is live
+    page.wait_for_selector(".predict-choices:not([hidden])", timeout=60000)  # the prediction is live
     assert page.locator("#what-a-zero-query-does").is_visible()
     page.goto(desk.base + "lab/")
-    page.wait_for_selector(".predict-choices:not([hidden])", timeout=30000)
+    page.wait_for_selector(".predict-choices:not([hidden])", timeout=60000)
     assert page.locator("#zero-reveal").is_hidden()  # a plain visit asks first
     page.evaluate("location.hash = 'what-a-zero-query-does'")
     page.wait_for_selector("#what-a-zero-query-does", state="visible", timeout=5000)
@@ -414,7 +410,7 @@ def test_the_prediction_says_right_or_wrong_locks_and_explains_after_the_lab(des
     assert page.locator('button[data-guess="other"]').is_disabled()
     assert page.locator('button[data-guess="zero"]').is_disabled()
     assert page.locator("#zero-reveal").is_hidden()  # the why waits until the lab has been seen
-    page.wait_for_function("() => document.querySelector('#lab-q1').value === '0'", timeout=30000)
+    page.wait_for_function("() => document.querySelector('#lab-q1').value === '0'", timeout=60000)
     page.locator("#fig-003 .lab-output").scroll_into_view_if_needed()
     page.wait_for_selector("#zero-reveal", state="visible", timeout=5000)
 
@@ -439,7 +435,7 @@ def test_the_lab_takes_a_true_minus_and_a_decimal_comma(lab_page, typed, value):
     page.fill("#lab-q1", typed)
     expected = lab.view([str(value), "1"])["query"]["text"]
     page.wait_for_function("(t) => document.querySelector('#fig-003 [data-bind=\"query\"]').textContent === t",
-                           arg=expected, timeout=30000)
+                           arg=expected, timeout=60000)
     assert page.locator("#lab-q1-msg").inner_text() == ""
     assert page.get_attribute("#lab-q1", "aria-invalid") is None
 
@@ -448,7 +444,7 @@ def test_every_key_off_shows_no_weight_and_marks_the_switches(lab_page):
     page = lab_page
     for box in page.locator('#fig-003 input[name="mask"]').all():
         box.uncheck()
-    page.wait_for_selector("#fig-003.is-stale", timeout=30000)
+    page.wait_for_selector("#fig-003.is-stale", timeout=60000)
     assert all(w is None for w in weights_shown(page))
     assert not page.locator('#fig-003 [data-bind="output"]').evaluate("e => e.checkVisibility({visibilityProperty: true})")
     assert page.locator('#fig-003 [data-bind="stale"]').is_visible()
@@ -456,7 +452,7 @@ def test_every_key_off_shows_no_weight_and_marks_the_switches(lab_page):
     assert "invalid" in page.get_attribute("#fig-003 .lab-mask", "class")
     assert page.get_attribute("#lab-q1", "aria-invalid") is None
     page.locator('#fig-003 input[name="mask"]').nth(1).check()  # one key back: current again
-    page.wait_for_selector("#fig-003:not(.is-stale)", timeout=30000)
+    page.wait_for_selector("#fig-003:not(.is-stale)", timeout=60000)
     assert weights_shown(page) == ["0.000", "1.000", "0.000"]  # all weight on the one allowed key
 
 
@@ -464,7 +460,7 @@ def test_every_key_off_shows_no_weight_and_marks_the_switches(lab_page):
 def test_an_invalid_field_marks_the_numbers_stale(lab_page, field, text):
     page = lab_page
     page.fill(field, text)
-    page.wait_for_selector("#fig-003.is-stale", timeout=30000)
+    page.wait_for_selector("#fig-003.is-stale", timeout=60000)
     assert page.get_attribute(field, "aria-invalid") == "true"
     assert all(w is None for w in weights_shown(page))
     assert "out of date" in page.locator('#fig-003 [data-bind="stale"]').inner_text()
@@ -478,7 +474,7 @@ def test_one_temperature_range_and_a_slider_that_reports_its_value(lab_page):
     assert f"from {low:g} to {high:g}" in hint
     page.fill("#lab-t", "100")
     page.wait_for_function("() => document.querySelector('#lab-t-range').getAttribute('aria-valuetext') === 'T = 100'",
-                           timeout=30000)
+                           timeout=60000)
     assert page.input_value("#lab-t-range") == page.get_attribute("#lab-t-range", "max")  # the slider's end is 100
     # The slider's own 0–1000 steps mean nothing to a listener; its value text says T.
     # (Chromium's DevTools tree shows the raw step even for an ARIA slider's aria-valuetext,
@@ -495,7 +491,7 @@ def test_each_change_is_read_out_in_one_sentence(lab_page):
     expected = lab.view(["1", "1"], mask=[False, True, True])["said"]
     assert expected.startswith("Query [1.000, 1.000]: weights grid blocked, load ")
     live = page.locator('#fig-003 [data-bind="said"]')
-    live.filter(has_text="blocked").wait_for(state="attached", timeout=30000)
+    live.filter(has_text="blocked").wait_for(state="attached", timeout=60000)
     assert live.text_content() == expected and live.get_attribute("aria-live") == "polite"
 
 
@@ -507,7 +503,7 @@ def test_fig_002_reads_its_new_result_out(desk):
     page.wait_for_selector("#fig-002 " + READY, timeout=60000)
     page.click('#fig-002 tr[data-query="grid"] button')
     live = page.locator('#fig-002 [data-bind="said"]')
-    live.filter(has_text="grid").wait_for(state="attached", timeout=30000)
+    live.filter(has_text="grid").wait_for(state="attached", timeout=60000)
     assert live.text_content() == figures.fig_002("grid")["said"] == (
         "Query grid: weights grid " + figures.fig_002("grid")["rows"][0]["weight"]["text"]
         + ", load " + figures.fig_002("grid")["rows"][1]["weight"]["text"]
@@ -526,7 +522,7 @@ def test_the_pad_moves_in_big_steps_too(lab_page, keys, expected):
         before = page.input_value("#lab-q1") + "," + page.input_value("#lab-q2")
         page.keyboard.press(key)
         page.wait_for_function("(b) => document.querySelector('#lab-q1').value + ',' + "
-                               "document.querySelector('#lab-q2').value !== b", arg=before, timeout=30000)
+                               "document.querySelector('#lab-q2').value !== b", arg=before, timeout=60000)
     assert [page.input_value("#lab-q1"), page.input_value("#lab-q2")] == expected
 
 

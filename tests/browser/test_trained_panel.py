@@ -61,11 +61,11 @@ def test_static_panel_shows_the_committed_default_row(browser, server):
 def test_panel_follows_the_bench_query_head_and_sentence(site_page):
     page = site_page.page
     page.goto(site_page.base + "bench/")
-    page.wait_for_selector(READY, timeout=30000)
+    page.wait_for_selector(READY, timeout=60000)
     # click the bench table's row for "engineer" (word 1): the panel's query follows
     page.locator('#fig-005 tbody tr[data-index="1"] button').click()
     page.wait_for_function("() => document.querySelector('#fig-008 [data-bind=\"query-word\"]')"
-                           ".textContent === 'engineer'", timeout=30000)
+                           ".textContent === 'engineer'", timeout=60000)
     page.wait_for_function("() => !document.querySelector('#fig-008 [data-bind=\"compare\"]')"
                            ".classList.contains('stale')")
     s = shown(page)
@@ -77,7 +77,7 @@ def test_panel_follows_the_bench_query_head_and_sentence(site_page):
     page.locator('#fig-004 input[name="head"][value="sink"]').check()
     label = "layer {}, head {}".format(*best("sink").split("-"))
     page.wait_for_function(f"() => document.querySelector('#fig-008 [data-bind=\"trained-head\"]')"
-                           f".textContent === '{label}'", timeout=30000)
+                           f".textContent === '{label}'", timeout=60000)
     s = shown(page)
     e = expected(0, best("sink"), 1, head="sink")
     assert (s["trained"], s["handset"]) == (e["trained"], e["handset"])
@@ -88,13 +88,13 @@ def test_panel_follows_the_bench_query_head_and_sentence(site_page):
     page.wait_for_function("() => document.querySelector('#fig-008 [data-bind=\"trained-head\"]')"
                            ".textContent === 'layer 5, head 11'")
     assert shown(page)["trained"] == committed_row(0, "5-11", 2)
-    page.wait_for_function("() => location.search.includes('trained=5-11')", timeout=30000)
+    page.wait_for_function("() => location.search.includes('trained=5-11')", timeout=60000)
 
     # another example sentence: new tokens, new rows
     text = COMMITTED["examples"][2]["text"]
     page.locator(f'#fig-008 .trained-examples button[data-sentence="{text}"]').click()
     page.wait_for_function(f"() => document.querySelector('#fig-008 [data-bind=\"sentence\"]')"
-                           f".textContent === '{text}'", timeout=30000)
+                           f".textContent === '{text}'", timeout=60000)
     page.wait_for_function("() => !document.querySelector('#fig-008 [data-bind=\"compare\"]')"
                            ".classList.contains('stale')")
     s = shown(page)
@@ -106,10 +106,10 @@ def test_panel_follows_the_bench_query_head_and_sentence(site_page):
 def test_typed_sentence_says_rows_are_for_the_examples_only(site_page):
     page = site_page.page
     page.goto(site_page.base + "bench/")
-    page.wait_for_selector(READY, timeout=30000)
+    page.wait_for_selector(READY, timeout=60000)
     page.fill("#bench-sentence", "the car and the book she")
     page.locator('#fig-004 .bench-controls button[type="submit"]').click()
-    page.wait_for_selector('#fig-008 [data-bind="missing"]:not([hidden])', timeout=30000)
+    page.wait_for_selector('#fig-008 [data-bind="missing"]:not([hidden])', timeout=60000)
     assert "precomputed for the example sentences only" in page.locator(
         '#fig-008 [data-bind="missing"]').text_content()
     assert page.locator('#fig-008 [data-bind="compare"]').is_hidden()
@@ -119,7 +119,7 @@ def test_a_shared_link_opens_the_picked_head(site_page):
     page = site_page.page
     page.goto(site_page.base + "bench/?trained=4-5&query=2")
     page.wait_for_function("() => document.querySelector('#fig-008 [data-bind=\"trained-head\"]')"
-                           ".textContent === 'layer 4, head 5'", timeout=30000)
+                           ".textContent === 'layer 4, head 5'", timeout=60000)
     page.wait_for_function("() => !document.querySelector('#fig-008 [data-bind=\"compare\"]')"
                            ".classList.contains('stale')")
     assert shown(page)["trained"] == committed_row(0, "4-5", 3)

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import re
-import shutil
 from html import unescape
-import threading
 
 import pytest
 
-from sitebuild.serve import make_server
-from sitebuild.site import TEMPLATES, build, csp
-from tests.browser.conftest import watch
+from sitebuild.site import build, csp
+from tests.browser.conftest import serving, watch
 from tests.pagetext import PAGES
 
 READY = '.runtime-status[data-state="ready"]'
@@ -44,7 +41,7 @@ def test_pages_run_under_the_policy_without_violations(browser, server, url):
     w = watch(context, server)
     w.page.goto(server + url)
     if w.page.locator("[data-widget]").count():
-        w.page.wait_for_selector(READY, timeout=30000)
+        w.page.wait_for_selector(READY, timeout=60000)
     if url == "bench/":
         w.page.click('#fig-005 tr[data-index="1"]')
         w.page.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]')"
@@ -81,18 +78,16 @@ CACHED = """async ([name, count]) => { const key = (await caches.keys()).find(k 
   return Boolean(key) && (await (await caches.open(key)).keys()).length >= count; }"""
 
 
-def _serve(folder):
-    srv = make_server(folder, 0, quiet=True)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    return srv, f"http://127.0.0.1:{srv.server_port}/"
-
-
 def test_after_one_visit_the_site_works_offline(browser, built_site):
-    srv, base = _serve(built_site)  # a fresh origin: no service worker yet
+    with serving(built_site) as base:  # a fresh origin: no service worker yet
+        _offline_after_one_visit(browser, base)
+
+
+def _offline_after_one_visit(browser, base):
     context = browser.new_context()
     page = context.new_page()
     page.goto(base + "bench/")
-    page.wait_for_selector(READY, timeout=30000)
+    page.wait_for_selector(READY, timeout=60000)
     page.evaluate("async () => { await navigator.serviceWorker.ready; }")
     until(page, CACHED, ["-runtime-", 6])  # the worker caches the runtime as it activates
     context.route("**/*", lambda route: route.abort())  # the network is gone
@@ -103,25 +98,24 @@ def test_after_one_visit_the_site_works_offline(browser, built_site):
         page.goto(base + url)
         assert page.locator("h1").inner_text() == title
     page.goto(base + "lab/")
-    page.wait_for_selector(READY, timeout=30000)
+    page.wait_for_selector(READY, timeout=60000)
     page.fill("#lab-q1", "0")
     page.fill("#lab-q2", "0")
     page.wait_for_function("() => document.querySelector('#fig-003 [data-bind=output]').textContent === '[0.667, 1.333]'")
     page.goto(base + "bench/")
-    page.wait_for_selector(READY, timeout=30000)
+    page.wait_for_selector(READY, timeout=60000)
     page.click('#fig-005 tr[data-index="4"]')
     page.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]').textContent === 'bridge'")
     context.close()
-    srv.shutdown()
-    srv.server_close()
 
 
-def test_a_new_build_replaces_the_cached_one(browser, tmp_path):
-    templates = tmp_path / "templates"
-    shutil.copytree(TEMPLATES, templates)
-    site = tmp_path / "site"
-    build(site, templates)
-    srv, base = _serve(site)
+def test_a_new_build_replaces_the_cached_one(browser, own_build):
+    templates, site = own_build
+    with serving(site) as base:
+        _new_build_replaces_cache(browser, templates, site, base)
+
+
+def _new_build_replaces_cache(browser, templates, site, base):
     context = browser.new_context()
     page = context.new_page()
     page.goto(base + "roles/")
@@ -140,5 +134,3 @@ def test_a_new_build_replaces_the_cached_one(browser, tmp_path):
     page.goto(base + "roles/")
     assert "freshly built" in page.locator("h2").first.inner_text()  # the new version, offline
     context.close()
-    srv.shutdown()
-    srv.server_close()

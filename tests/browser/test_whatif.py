@@ -9,20 +9,14 @@ import pytest
 
 from attention import bench_view, lab, quiz
 
-from .conftest import watch
 
 LAB_READY = '#fig-003 .runtime-status[data-state="ready"]'
 BENCH_READY = '#fig-004 .runtime-status[data-state="ready"]'
 
 
 @pytest.fixture
-def page(browser, server):
-    """A desktop-width page that must end the test clean (no console errors)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    w = watch(context, server)
-    yield w
-    context.close()
-    w.assert_clean()
+def page(desktop):
+    return desktop
 
 
 def open_page(w, path, ready, sentence):
