@@ -72,6 +72,31 @@ def test_one_worker_serves_mixture_lab_and_bench_and_back(visit):
     assert re.fullmatch(re.escape(visit.base) + r"static/js/worker\.[0-9a-f]{10}\.js", visit.workers[0])
 
 
+def test_from_the_home_page_a_chapter_swaps_in_with_nothing_fetched_from_wrong_addresses(visit):
+    """The home page sits one folder above the chapters: its relative links must not be read
+    against the chapter's address once the address changes (/roles/roles/, /lab/static/…)."""
+    page = visit.page
+    missing = []
+    page.on("response", lambda r: r.status >= 400 and missing.append(r.url))
+    page.goto(visit.base)
+    page.evaluate(KEEP)
+    page.hover('.site-header a[href="roles/"]')
+    follow(page, '.site-header a[href="roles/"]')
+    assert page.url == visit.base + "roles/" and page.evaluate(SAME)  # in place, not reloaded
+    page.wait_for_function("() => document.activeElement.tagName === 'H1'")  # once it is mounted
+    assert page.evaluate("document.activeElement.textContent") == "One state, three roles"
+    page.hover('.site-header a[href="../lab/"]')  # the new page's links are its own
+    follow(page, '.site-header a[href="../lab/"]')
+    ready(page, "fig-003")
+    page.go_back()
+    page.go_back()
+    page.wait_for_url(visit.base)
+    page.wait_for_selector(".site-header a[href='roles/']")
+    assert page.evaluate(SAME)
+    page.wait_for_timeout(300)  # the icon and any prefetch would have been asked for by now
+    assert missing == []
+
+
 def test_back_and_forward_restore_the_scroll_position(visit):
     page = visit.page
     page.goto(visit.base + "mixture/")

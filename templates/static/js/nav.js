@@ -32,6 +32,7 @@ function intercept(event) {
   if (event.navigationType === "traverse" && noHash(url) === noHash(location.href)) return;
   // The position to come back to: this entry's, kept while the document lives.
   positions.set(navigation.currentEntry.key, scrollY);
+  pin();
   const back = event.navigationType === "traverse" ? positions.get(event.destination.key) : undefined;
   event.intercept({
     // swap.js focuses the new page's heading; the position is set once its figures are in
@@ -53,6 +54,17 @@ function intercept(event) {
       }
     },
   });
+}
+
+/** The address changes before the new page is in (pages at another depth, such as the home
+ * page, resolve "../" differently): write this page's relative addresses out in full first, so
+ * that nothing it still holds (links, its icon, the scripts swap.js compares) points elsewhere. */
+function pin() {
+  for (const [selector, name] of [["a[href], link[rel~='icon']", "href"], ["script[src]", "src"]]) {
+    for (const element of document.querySelectorAll(selector)) {
+      element.setAttribute(name, new URL(element.getAttribute(name), document.baseURI).href);
+    }
+  }
 }
 
 // Back/forward: where the reader was; otherwise the #anchor, or the top.
