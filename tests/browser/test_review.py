@@ -126,6 +126,40 @@ def test_bench_svg_shows_each_stopcock_as_drawn_and_reads_on_a_white_slide(brows
     context.close()
 
 
+def test_the_bench_svg_holds_only_what_the_page_shows_and_is_named_after_its_state(desk, tmp_path):
+    """Labels the page hides (the weights of keys that get nothing) stay out of the file, so
+    they do not pile up on a slide; the file's name says its state, as the CSV's does."""
+    page = desk.page
+    page.goto(desk.base + "bench/?t=0.5&shut=1")
+    page.wait_for_selector("#fig-004 " + READY, timeout=60000)
+    shown = page.evaluate("""() => [...document.querySelectorAll('#fig-004 svg.bench-drawing text')]
+        .filter(t => t.closest('[style*="display: none"]') === null && t.getClientRects().length > 0
+                     && getComputedStyle(t).visibility !== 'hidden')
+        .map(t => t.textContent.trim()).filter(Boolean)""")
+    page.click("#fig-004 .share summary")
+    with page.expect_download() as info:
+        page.click("#fig-004 .share button:has-text('Drawing as SVG')")
+    # the default query is "she" (index 6) under the coreference head; T and the shut key as linked
+    assert info.value.suggested_filename == "attention-bench-bench-coreference-q6-T0.5-shut1.svg"
+    info.value.save_as(tmp_path / "bench.svg")
+    root = ET.parse(tmp_path / "bench.svg").getroot()
+    written = ["".join(t.itertext()).strip() for t in root.iter(f"{SVG}text")
+               if t.get("visibility") != "hidden"]
+    assert [t for t in written if t] == shown
+    assert sum("0.000" in t for t in shown) < sum("0.000" in t for t in page.evaluate(
+        "() => [...document.querySelectorAll('#fig-004 svg.bench-drawing text')].map(t => t.textContent)"))
+
+
+def test_an_embeds_code_keeps_the_theme_it_was_given(desk):
+    page = desk.page
+    page.goto(desk.base + "embed/fig-002/?query=load&theme=dark")
+    page.wait_for_function("() => !location.search.includes('theme')")  # the figure's own state only
+    page.click("#fig-002 .share summary")
+    page.click("#fig-002 .share button:has-text('Copy embed code')")
+    code = page.input_value("#fig-002 .share-output")
+    assert code.startswith(f'<iframe src="{desk.base}embed/fig-002/?query=load&amp;theme=dark"')
+
+
 # --- B1, B2: a fragment pasted into a plain course page ------------------------------------
 
 HOST = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Week 3</title><style>

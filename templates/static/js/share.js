@@ -30,6 +30,8 @@ const escapeAttribute = (text) => text.replace(/&/g, "&amp;").replace(/"/g, "&qu
 export function embedCode(root) {
   const src = new URL(`embed/${root.dataset.embed}/`, siteRoot());
   src.search = location.search;
+  const theme = document.documentElement.dataset.theme; // an embed's theme= (embed.js took it off)
+  if (theme) src.searchParams.set("theme", theme);
   const title = root.querySelector(".fig-title").textContent.replace(/\s+/g, " ").trim();
   return `<iframe src="${escapeAttribute(src.href)}" title="${escapeAttribute(title)} (Attention Bench)" ` +
     `width="100%" height="${root.dataset.embedHeight}" style="border:0" loading="lazy" ` +
@@ -59,9 +61,11 @@ export function standaloneSvg(svg) {
   const clone = svg.cloneNode(true);
   const originals = [svg, ...svg.querySelectorAll("*")];
   const copies = [clone, ...clone.querySelectorAll("*")];
+  const hidden = []; // what the reader does not see (a label the page hides) is left out
   const background = inLightPalette(() => {
     originals.forEach((element, i) => {
       const computed = getComputedStyle(element);
+      if (computed.getPropertyValue("display") === "none") hidden.push(copies[i]);
       for (const name of STYLE) copies[i].setAttribute(name, computed.getPropertyValue(name));
       const transform = transformAttribute(element, computed); // CSS transforms beat the attribute
       if (transform) copies[i].setAttribute("transform", transform);
@@ -70,6 +74,7 @@ export function standaloneSvg(svg) {
     });
     return getComputedStyle(document.body).getPropertyValue("background-color");
   });
+  for (const element of hidden) element.remove();
   const drawn = svg.getBoundingClientRect(); // the size it has on the page
   const box = svg.viewBox.baseVal;
   const backdrop = document.createElementNS(SVG_NS, "rect");
@@ -135,8 +140,11 @@ async function copy(text, output, status) {
   }
 }
 
-function exportNumbers(root, format, status) {
-  status.textContent = "Computing the numbers…";
+/** Download the figure's numbers (csv, json) or its drawing (svg, as it is at the click),
+ * under the file name Python gives the state on screen. */
+function exportNumbers(root, format, status, drawing = null) {
+  const svg = format === "svg" ? standaloneSvg(drawing) : null;
+  status.textContent = svg ? "Naming the drawing after its state…" : "Computing the numbers…";
   const url = Object.fromEntries(new URLSearchParams(location.search));
   runtime.request(`export-${root.id}`, { figure: "export", of: root.dataset.embed, url }, (answer) => {
     if (!answer.ok) {
@@ -144,7 +152,8 @@ function exportNumbers(root, format, status) {
       return;
     }
     const { filename, csv, json } = answer.data;
-    if (format === "csv") download(`${filename}.csv`, "text/csv", csv);
+    if (format === "svg") download(`${filename}.svg`, "image/svg+xml", svg);
+    else if (format === "csv") download(`${filename}.csv`, "text/csv", csv);
     else download(`${filename}.json`, "application/json", JSON.stringify(json, null, 2) + "\n");
     status.textContent = `Downloaded ${filename}.${format}.`;
   });
@@ -172,8 +181,11 @@ export function mount(root) {
   }
   if (drawing) {
     tools.push(button("Drawing as SVG", () => {
-      download(`attention-bench-${root.dataset.embed}.svg`, "image/svg+xml", standaloneSvg(drawing));
-      status.textContent = "Downloaded the drawing.";
+      if ("export" in root.dataset) exportNumbers(root, "svg", status, drawing);
+      else {
+        download(`attention-bench-${root.dataset.embed}.svg`, "image/svg+xml", standaloneSvg(drawing));
+        status.textContent = "Downloaded the drawing.";
+      }
     }));
   }
   const panel = html("details", { class: "share" }, [
