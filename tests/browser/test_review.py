@@ -150,6 +150,29 @@ def test_the_bench_svg_holds_only_what_the_page_shows_and_is_named_after_its_sta
         "() => [...document.querySelectorAll('#fig-004 svg.bench-drawing text')].map(t => t.textContent)"))
 
 
+@pytest.mark.parametrize("width", [1280, 360])
+def test_the_labs_working_keeps_each_weight_in_view_when_its_numbers_are_wide(browser, server, width):
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    w = watch(context, server)
+    page = w.page
+    page.goto(server + "lab/?q=-1000,1000&mask=1,1,1&t=0.05")
+    page.wait_for_selector("#fig-003 " + READY)
+    expected = [r["weight"]["text"] for r in lab.view(("-1000", "1000"), temperature="0.05")["rows"]]
+    page.wait_for_function("""(want) => JSON.stringify([...document.querySelectorAll(
+        '#fig-003 .working [data-bind="weight"]')].map(e => e.textContent)) === JSON.stringify(want)""",
+        arg=expected)
+    seen = page.evaluate("""() => { const wrap = document.querySelector('#fig-003 .working').parentElement;
+        const box = wrap.getBoundingClientRect();
+        return { scrolls: wrap.scrollWidth > wrap.clientWidth,
+                 cue: getComputedStyle(wrap.previousElementSibling).display,
+                 inView: [...wrap.querySelectorAll('[data-bind="weight"]')].map(e => {
+                   const b = e.getBoundingClientRect(); return b.left >= box.left && b.right <= box.right; }) }; }""")
+    assert seen["scrolls"]  # wide numbers: the table is wider than its place
+    assert seen["cue"] != "none" and seen["inView"] == [True] * 3
+    context.close()
+    w.assert_clean()
+
+
 def test_an_embeds_code_keeps_the_theme_it_was_given(desk):
     page = desk.page
     page.goto(desk.base + "embed/fig-002/?query=load&theme=dark")
