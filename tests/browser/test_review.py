@@ -461,15 +461,34 @@ def test_the_prediction_says_right_or_wrong_locks_and_explains_after_the_lab(des
     zero_output = figures.toy_context()["zero"]["output"]["value"]
     right = "zero" if not any(zero_output) else "other"  # the mean of the values is not zero
     assert right == "other"
-    page.click('button[data-guess="zero"]')
+    page.focus('button[data-guess="zero"]')
+    page.keyboard.press("Enter")
     feedback = page.locator(".predict-feedback")
     assert feedback.locator("strong").inner_text().startswith("Not quite")
-    assert page.locator('button[data-guess="other"]').is_disabled()
-    assert page.locator('button[data-guess="zero"]').is_disabled()
+    # Locked in, and said so, while the keyboard stays where it was (not thrown to <body>).
+    for guess in ("other", "zero"):
+        assert page.get_attribute(f'button[data-guess="{guess}"]', "aria-disabled") == "true"
+    assert page.evaluate("document.activeElement.dataset.guess") == "zero"
+    page.evaluate("document.querySelector('button[data-guess=\"other\"]').click()")  # a second answer changes nothing
+
+    assert page.get_attribute('button[data-guess="other"]', "aria-pressed") == "false"
+    assert feedback.locator("strong").inner_text().startswith("Not quite")
     assert page.locator("#zero-reveal").is_hidden()  # the why waits until the lab has been seen
     page.wait_for_function("() => document.querySelector('#lab-q1').value === '0'", timeout=60000)
     page.locator("#fig-003 .lab-output").scroll_into_view_if_needed()
     page.wait_for_selector("#zero-reveal", state="visible", timeout=5000)
+
+
+def test_showing_the_explanation_now_moves_focus_to_it(desk):
+    page = desk.page
+    page.goto(desk.base + "lab/")
+    page.wait_for_selector("#fig-003 " + READY, timeout=60000)
+    page.click('button[data-guess="other"]')
+    page.focus(".reveal-now")
+    page.keyboard.press("Enter")
+    assert page.is_visible("#zero-reveal")
+    assert page.evaluate("document.activeElement.closest('#zero-reveal') !== null")
+    assert page.evaluate("document.activeElement.tagName") == "H3"
 
 
 # --- C3, C4, C8, M1, M6: the lab as a learner types -----------------------------------------

@@ -20,9 +20,17 @@ export function mount(root) {
   const feedback = root.querySelector(".predict-feedback");
   const output = document.querySelector("#fig-003 .lab-output");
   const open = () => { reveal.hidden = false; };
+  // The explanation's heading takes the focus of a button that goes away (never <body>).
+  const focusExplanation = () => {
+    const heading = reveal.querySelector("h3");
+    if (!heading) return;
+    heading.tabIndex = -1;
+    heading.focus({ preventScroll: true });
+  };
   // Without JavaScript, or when a link leads into it, the explanation simply stays visible.
   if (!targets(reveal)) reveal.hidden = true;
-  addEventListener("hashchange", () => {
+  addEventListener("hashchange", function follow() {
+    if (!root.isConnected) return removeEventListener("hashchange", follow); // another page now
     if (targets(reveal)) {
       open();
       document.getElementById(decodeURIComponent(location.hash.slice(1))).scrollIntoView();
@@ -31,10 +39,11 @@ export function mount(root) {
   choices.hidden = false;
   choices.addEventListener("click", (event) => {
     const guess = event.target.closest("button[data-guess]");
-    if (!guess || guess.disabled) return;
+    if (!guess || guess.getAttribute("aria-disabled") === "true") return;
     for (const button of choices.querySelectorAll("button")) {
       button.setAttribute("aria-pressed", String(button === guess));
-      button.disabled = true; // one prediction: it is locked in
+      // one prediction: it is locked in, and the pressed button keeps the keyboard's focus
+      button.setAttribute("aria-disabled", "true");
     }
     const right = guess.dataset.guess === root.dataset.answer;
     const verdict = document.createElement("strong");
@@ -44,7 +53,12 @@ export function mount(root) {
     now.type = "button";
     now.className = "reveal-now";
     now.textContent = "Show the explanation now";
-    now.addEventListener("click", () => { open(); now.remove(); reveal.querySelector("h3")?.scrollIntoView(); });
+    now.addEventListener("click", () => {
+      open();
+      reveal.querySelector("h3")?.scrollIntoView();
+      focusExplanation();
+      now.remove();
+    });
     feedback.replaceChildren(verdict, " ", NEXT, " ", now);
     document.dispatchEvent(new CustomEvent("lab:query", { detail: ["0", "0"] }));
     if (output) {
@@ -52,6 +66,7 @@ export function mount(root) {
         if (!entries.some((e) => e.isIntersecting)) return;
         seen.disconnect();
         open();
+        if (document.activeElement === now) focusExplanation();
         now.remove();
       });
       // Start watching once the lab is below the fold or the reader scrolls to it.
