@@ -524,12 +524,17 @@ def test_every_key_off_shows_no_weight_and_marks_the_switches(lab_page):
     assert all(w is None for w in weights_shown(page))
     assert not page.locator('#fig-003 [data-bind="output"]').evaluate("e => e.checkVisibility({visibilityProperty: true})")
     assert page.locator('#fig-003 [data-bind="stale"]').is_visible()
+    # the state line at the top no longer claims the old keys as the state
+    assert page.locator('#fig-003 .lab-state [data-bind="state-stale"]').is_visible()
+    assert page.locator('#fig-003 [data-bind="state-allowed"]').evaluate(
+        "e => getComputedStyle(e).textDecorationLine") == "line-through"
     assert page.get_attribute("#fig-003 .lab-mask", "aria-invalid") == "true"
     assert "invalid" in page.get_attribute("#fig-003 .lab-mask", "class")
     assert page.get_attribute("#lab-q1", "aria-invalid") is None
     page.locator('#fig-003 input[name="mask"]').nth(1).check()  # one key back: current again
     page.wait_for_selector("#fig-003:not(.is-stale)", timeout=60000)
     assert weights_shown(page) == ["0.000", "1.000", "0.000"]  # all weight on the one allowed key
+    assert page.locator('#fig-003 .lab-state [data-bind="state-stale"]').is_hidden()
 
 
 @pytest.mark.parametrize("field, text", [("#lab-q1", "abc"), ("#lab-t", "0"), ("#lab-t", "-1")])

@@ -74,6 +74,7 @@ export function renderErrors(root, problems) {
   const stale = problems.length > 0;
   root.classList.toggle("is-stale", stale);
   $(root, '[data-bind="stale"]').hidden = !stale;
+  $(root, '[data-bind="state-stale"]').hidden = !stale; // the state line at the top says it too
   $(root, ".lab-results").toggleAttribute("aria-busy", stale);
   if (stale) $(root, '[data-bind="said"]').textContent = "";
 }
