@@ -462,3 +462,42 @@ def test_a_redraw_reads_no_layout(live):
     live.click('#fig-004 .valve[data-index="3"] .hit')
     live.wait_for_function("() => document.querySelector('#fig-004 .valve[data-index=\"3\"]').classList.contains('shut')")
     assert live.evaluate("window.__reads") == 0
+
+
+# --- C8 on the bench: T's range, from lab.T_RANGE, shown and announced ------------------------
+
+def test_the_bench_states_t_range_from_the_core_and_names_its_two_controls_apart(live):
+    from pathlib import Path
+
+    from attention import lab
+
+    low, high = lab.T_RANGE
+    source = (Path(__file__).parents[2] / "templates/figures/fig-004.html").read_text(encoding="utf-8")
+    assert f"{low:g}" not in source and f"{high:g}" not in source  # one source of truth: lab.py
+    said = f"from {low:g} to {high:g}"
+    assert said in live.locator("#bench-t-hint").inner_text()
+    controls = [n for n in ax_nodes(live) if n.get("role", {}).get("value") in ("slider", "textbox")
+                and n.get("name", {}).get("value", "").startswith("Temperature")]
+    assert sorted(n["role"]["value"] for n in controls) == ["slider", "textbox"]
+    assert len({n["name"]["value"] for n in controls}) == 2  # told apart by name
+    for n in controls:  # and each announces the range with it
+        assert said in n.get("description", {}).get("value", ""), n
+
+
+@pytest.mark.parametrize("typed, says", [
+    ("abc", "is not a number"), ("0", "greater than 0"), ("-2", "greater than 0"),
+    ("1000", "out of range"), ("0.001", "out of range")])
+def test_a_temperature_outside_the_range_gets_a_clear_message(live, typed, says):
+    from attention import lab
+
+    live.fill("#bench-t", typed)
+    live.wait_for_function("() => document.querySelector('#bench-t').getAttribute('aria-invalid') === 'true'")
+    message = live.locator("#bench-t-msg").inner_text()
+    assert says in message
+    if says == "out of range":
+        low, high = lab.T_RANGE
+        assert f"between {low:g} and {high:g}" in message  # the same range the hint states
+    live.fill("#bench-t", "2")  # a good value: the message goes, the plate divides by it
+    live.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"plate\"]').textContent.endsWith('(2)')")
+    assert live.locator("#bench-t-msg").inner_text() == ""
+    assert live.get_attribute("#bench-t", "aria-invalid") is None
