@@ -276,3 +276,19 @@ def test_the_build_will_not_replace_a_folder_that_is_not_a_site(templates, tmp_p
     assert (precious / "lecture.txt").read_text() == "week 3"
     build(tmp_path / "empty", templates)  # a new folder is fine, and so is a rebuild
     build(tmp_path / "empty", templates)
+
+
+def test_the_reservoir_has_one_name_everywhere_a_reader_meets_it(built_site):
+    """Issue 12, C20: the seed calls it the reservoir; no page, label or summary says tank."""
+    seed_word = "reservoir"
+    pages = sorted(built_site.rglob("*.html"))
+    assert len(pages) > len(PAGES)  # the embeds too
+    for path in pages:
+        html = path.read_text(encoding="utf-8")
+        readable = " ".join(parse(html).parts) + " " + " ".join(
+            re.findall(r'(?:aria-label|title|alt|content|aria-valuetext)="([^"]*)"', html))
+        assert not re.search(r"\btanks?\b", readable, re.I), path
+    bench_page = read(built_site, "bench/index.html")
+    lede = re.search(r'<meta name="description" content="([^"]*)"', bench_page).group(1)
+    assert f"sealed {seed_word}" in lede
+    assert f"<strong>The {seed_word}</strong> is sealed" in bench_page  # FIG-004's caption 4
