@@ -6,6 +6,7 @@ import re
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from sitebuild.errors import BuildError
@@ -292,3 +293,22 @@ def test_the_reservoir_has_one_name_everywhere_a_reader_meets_it(built_site):
     lede = re.search(r'<meta name="description" content="([^"]*)"', bench_page).group(1)
     assert f"sealed {seed_word}" in lede
     assert f"<strong>The {seed_word}</strong> is sealed" in bench_page  # FIG-004's caption 4
+
+
+def test_the_bench_says_why_its_j_counts_from_zero_where_j_first_appears(built_site):
+    """Issue 12, C9: FIG-001 counts rows from 1; the bench's j is a position from 0, and says so."""
+    from attention import bench
+
+    sin1 = bench.encode(list(bench.DEFAULT_SENTENCE))[0, list(bench.FEATURES).index("sin1")]
+    first_position = round(float(np.arcsin(sin1)) / bench.OMEGA1)  # the first word's position in its features
+    for page in ("bench/index.html", "embed/bench-table/index.html"):
+        html = read(built_site, page)
+        table = html.index('<table class="working bench-working"')
+        caption = html[html.index('id="fig-005-caption"'):table]
+        assert "<var>j</var>" not in html[:html.index('id="fig-005"')]  # the table is where j first appears
+        note = " ".join(parse(caption).parts)
+        assert re.search(rf"j\s+is the word's position, counted from {first_position}:", note), note
+        assert "count rows from 1" in note  # and how that differs from the chapters' tables
+        first_j = re.search(r'<tbody data-bind="rows"><tr data-index="(\d+)"[^>]*><td class="num">(\d+)</td>',
+                            html[table:])
+        assert first_j.groups() == (str(first_position), str(first_position))
