@@ -501,3 +501,31 @@ def test_a_temperature_outside_the_range_gets_a_clear_message(live, typed, says)
     live.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"plate\"]').textContent.endsWith('(2)')")
     assert live.locator("#bench-t-msg").inner_text() == ""
     assert live.get_attribute("#bench-t", "aria-invalid") is None
+
+
+# --- a click right after "Use sentence", before its answer arrives ---------------------------
+
+AFTER_SUBMIT = {  # the click, and the state it must make of the new sentence
+    "head": ("document.querySelector('#fig-004 input[name=\"head\"][value=\"sink\"]').click()", {"head": "sink"}),
+    "stopcock": ("document.querySelector('#fig-004 .valve[data-index=\"1\"]').dispatchEvent("
+                 "new MouseEvent('click', {bubbles: true}))", {"shut": [1]}),
+    "temperature": ("(() => { const t = document.querySelector('#bench-t'); t.value = '2';"
+                    " t.dispatchEvent(new Event('input', {bubbles: true})); })()", {"temperature": "2"}),
+}
+
+
+@pytest.mark.parametrize("action", list(AFTER_SUBMIT))
+def test_a_click_right_after_use_sentence_is_made_on_the_new_sentence(live, action):
+    sentence = "the farmer saw the doctor and he left"
+    script, change = AFTER_SUBMIT[action]
+    expected = bench_view.view(sentence=sentence, **change)["summary"]
+    assert expected != bench_view.view(**change)["summary"]  # the old sentence would read otherwise
+    live.fill("#bench-sentence", sentence)
+    # In one task, so no answer can arrive between them.
+    live.evaluate(f"() => {{ document.querySelector('#fig-004 .bench-controls').requestSubmit(); {script}; }}")
+    live.wait_for_function(f"""() => document.querySelector('#fig-004 [data-bind="announce"]').textContent
+        === {expected!r}""", timeout=30000)
+    words = live.eval_on_selector_all("#fig-004 .dial-word", "els => els.map(e => e.textContent).join(' ')")
+    assert words == sentence
+    live.wait_for_timeout(500)  # nothing later takes it back
+    assert live.text_content('#fig-004 [data-bind="announce"]') == expected
