@@ -239,3 +239,31 @@ def test_the_header_reads_at_360_and_keeps_one_row_at_1280(browser, server, widt
         by_text = {a["text"]: a for a in links}
         assert by_text["For teachers"]["top"] == by_text["Claims & sources"]["top"]  # one group, one row
         assert by_text["For teachers"]["left"] == by_text["Home"]["left"]  # it starts its own row
+
+
+def document_listeners(page, kind: str) -> int:
+    """How many listeners of this event type the document has, as Chromium's debugger sees them."""
+    cdp = page.context.new_cdp_session(page)
+    document = cdp.send("Runtime.evaluate", {"expression": "document"})["result"]["objectId"]
+    found = cdp.send("DOMDebugger.getEventListeners", {"objectId": document})["listeners"]
+    cdp.detach()
+    return sum(1 for listener in found if listener["type"] == kind)
+
+
+def test_the_lab_lets_go_of_the_document_when_swapped_away(visit):
+    """lab.js listens on the document for the prediction's query; each swap mounts it anew."""
+    page = visit.page
+    page.goto(visit.base + "lab/")
+    page.wait_for_selector("#fig-003 .lab-controls:not([hidden])")
+    page.evaluate(KEEP)
+    assert document_listeners(page, "lab:query") == 1
+    for _ in range(2):  # away and back, in place
+        follow(page, '.site-header a[href="../mixture/"]')
+        assert document_listeners(page, "lab:query") == 0  # the lab is gone, and so is its listener
+        follow(page, '.site-header a[href="../lab/"]')
+        page.wait_for_selector("#fig-003 .lab-controls:not([hidden])")
+    assert page.evaluate(SAME) and document_listeners(page, "lab:query") == 1
+    ready(page, "fig-003")
+    page.click('button[data-guess="zero"]')  # the prediction still reaches the one live lab
+    page.wait_for_function("() => document.querySelector('#lab-q1').value === '0'"
+                           " && document.querySelector('#lab-q2').value === '0'", timeout=30000)
