@@ -312,3 +312,10 @@ def test_the_bench_says_why_its_j_counts_from_zero_where_j_first_appears(built_s
         first_j = re.search(r'<tbody data-bind="rows"><tr data-index="(\d+)"[^>]*><td class="num">(\d+)</td>',
                             html[table:])
         assert first_j.groups() == (str(first_position), str(first_position))
+
+
+@pytest.mark.parametrize("base", ["../up/", "/a b/", "/x/?q"])
+def test_a_base_that_is_not_a_url_path_fails_before_anything_is_built(tmp_path, base):
+    with pytest.raises(BuildError, match="--base must be a URL path"):
+        build(tmp_path / "site", base=base)
+    assert not (tmp_path / "site").exists()
