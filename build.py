@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build Attention Bench's static site into site/, serve it, or measure it.
 
-    python build.py                  build into site/
+    python build.py                  build into site/ (--base /repo/: served under that path)
     python build.py serve [--port N] build, then serve on http://127.0.0.1:N/
     python build.py benchmark        print build time and page weight against the targets
     python build.py fragment ID [--url "query=grid"] [--output FILE] [--theme light|dark|auto]
@@ -56,6 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=8000, help="port for serve")
     parser.add_argument("--no-browser", action="store_true",
                         help="benchmark: skip the measurements made in headless Chromium")
+    parser.add_argument("--base", default="/",
+                        help="the URL path the site is served under, e.g. /repo/ on GitHub Pages "
+                             "(the 404 page's links start there)")
     parser.add_argument("--cdn", action="store_true",
                         help="load Pyodide from the official CDN instead of shipping it")
     args = parser.parse_args(argv)
@@ -67,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         return benchmark(browser=not args.no_browser)
     start = time.perf_counter()
     try:
-        pages = build(args.out, cdn=args.cdn)
+        pages = build(args.out, cdn=args.cdn, base=args.base)
     except BuildError as exc:
         print(f"build failed: {exc}", file=sys.stderr)
         return 1

@@ -16,7 +16,7 @@ page also announces).
 The drawing reads in the order of the formula: (1) the carriage holds q; (2) one dial per key
 reads the raw q·k, *before* the plate, the needle upright for the best match among the open
 keys and leaning left by how far below it a key reads; (3) the plate divides by √d_k and T;
-(4) the sealed tank; (5) the stopcocks share it by e^z; (6) the tray stacks the weights.
+(4) the sealed reservoir; (5) the stopcocks share it by e^z; (6) the tray stacks the weights.
 Dials and stopcocks wrap into rows of ``COLUMNS`` so that 40 words stay readable; every
 position, angle, colour index, pattern index and text is computed here.
 """

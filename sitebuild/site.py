@@ -199,7 +199,8 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
 
 
 def _not_found(inputs: Inputs, env, nav) -> str:
-    """Render site/404.html: served for any missing path, so its links start at the root."""
+    """Render site/404.html: served for any missing path, at any depth, so its links start at
+    the root ("/..."; write_site moves them under the site's base when it has one)."""
     page = Page("404", "Page not found", "There is no page at this address.", None)
     root = "/"
     return env.get_template("layout.html").render(
@@ -247,9 +248,38 @@ def _write_static(templates: Path, tmp: Path) -> None:
         js.write_text(trim_js(js.read_text(encoding="utf-8")), encoding="utf-8")
 
 
+def site_base(base: str) -> str:
+    """Return the URL path the site is served under, as "/" or "/a/b/".
+
+    >>> site_base(""), site_base("/"), site_base("repo"), site_base("/attention-bench")
+    ('/', '/', '/repo/', '/attention-bench/')
+    """
+    parts = [p for p in base.strip().split("/") if p]
+    if any(not re.fullmatch(r"[\w.~-]+", p) or p in (".", "..") for p in parts):
+        raise BuildError(f"--base must be a URL path such as /repo/, not {base!r}")
+    return "/" + "".join(f"{p}/" for p in parts)
+
+
+_ROOTED = re.compile(r'(\s(?:href|src|data-[\w-]+)=")/(?!/)')  # an attribute naming "/…"
+
+
+def reroot(html: str, base: str) -> str:
+    """Move a page's root-relative addresses ("/roles/") under the site's base ("/repo/roles/").
+
+    >>> reroot('<a href="/roles/"> <link href="/static/s.1.css"> <b data-root="/"> <a href="//x/">', "/repo/")
+    '<a href="/repo/roles/"> <link href="/repo/static/s.1.css"> <b data-root="/repo/"> <a href="//x/">'
+    """
+    return _ROOTED.sub(lambda m: m.group(1) + base, html)
+
+
 def write_site(pages: dict[str, str], inputs: Inputs, out: Path,
-               templates: Path = TEMPLATES) -> None:
-    """Write pages, static files and the runtime to a fresh folder, then swap it into place."""
+               templates: Path = TEMPLATES, base: str = "/") -> None:
+    """Write pages, static files and the runtime to a fresh folder, then swap it into place.
+
+    `base` is the URL path the site is served under ("/repo/" on a GitHub Pages project
+    site). Only 404.html needs it: it is served at any missing address, at any depth, so it
+    cannot use relative addresses, and its root-relative ones must start at the base.
+    """
     out = out.resolve()
     _check_out(out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -270,6 +300,9 @@ def write_site(pages: dict[str, str], inputs: Inputs, out: Path,
         # content-hashed name, and every plain reference to it, in pages, modules, stylesheets
         # and JSON, is rewritten to that name: write files and refer to them by plain paths.
         fingerprints = hashing.fingerprint(tmp)
+        if (tmp / "404.html").is_file() and site_base(base) != "/":  # after hashing renamed its files
+            (tmp / "404.html").write_text(reroot((tmp / "404.html").read_text(encoding="utf-8"), site_base(base)),
+                                          encoding="utf-8")
         build_id = offline.stamp_build(tmp)
         immutable = sorted(fingerprints.names.values()) + [wheel_rel]
         previous = hashing.keep_previous(out, tmp)  # a tab open on the last build still loads
@@ -310,12 +343,16 @@ def _check_out(out: Path) -> None:
                          "(it has no " + MARKER + " file); choose an empty or new folder", out)
 
 
-def build(out: Path, templates: Path = TEMPLATES, cdn: bool = False) -> dict[str, str]:
-    """Build the site into out; on any error out is left exactly as it was."""
+def build(out: Path, templates: Path = TEMPLATES, cdn: bool = False, base: str = "/") -> dict[str, str]:
+    """Build the site into out; on any error out is left exactly as it was.
+
+    `base`: the URL path the site will be served under (see write_site).
+    """
+    base = site_base(base)  # a bad one fails before anything is gathered
     inputs = gather(templates, cdn)
     try:
         pages = render_site(inputs, templates)
-        write_site(pages, inputs, out, templates)
+        write_site(pages, inputs, out, templates, base)
     except jinja2.TemplateError as exc:  # in a layout or figure, outside any chapter source
         raise template_error(exc) from None
     return pages

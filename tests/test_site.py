@@ -6,6 +6,7 @@ import re
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from sitebuild.errors import BuildError
@@ -276,3 +277,45 @@ def test_the_build_will_not_replace_a_folder_that_is_not_a_site(templates, tmp_p
     assert (precious / "lecture.txt").read_text() == "week 3"
     build(tmp_path / "empty", templates)  # a new folder is fine, and so is a rebuild
     build(tmp_path / "empty", templates)
+
+
+def test_the_reservoir_has_one_name_everywhere_a_reader_meets_it(built_site):
+    """Issue 12, C20: the seed calls it the reservoir; no page, label or summary says tank."""
+    seed_word = "reservoir"
+    pages = sorted(built_site.rglob("*.html"))
+    assert len(pages) > len(PAGES)  # the embeds too
+    for path in pages:
+        html = path.read_text(encoding="utf-8")
+        readable = " ".join(parse(html).parts) + " " + " ".join(
+            re.findall(r'(?:aria-label|title|alt|content|aria-valuetext)="([^"]*)"', html))
+        assert not re.search(r"\btanks?\b", readable, re.I), path
+    bench_page = read(built_site, "bench/index.html")
+    lede = re.search(r'<meta name="description" content="([^"]*)"', bench_page).group(1)
+    assert f"sealed {seed_word}" in lede
+    assert f"<strong>The {seed_word}</strong> is sealed" in bench_page  # FIG-004's caption 4
+
+
+def test_the_bench_says_why_its_j_counts_from_zero_where_j_first_appears(built_site):
+    """Issue 12, C9: FIG-001 counts rows from 1; the bench's j is a position from 0, and says so."""
+    from attention import bench
+
+    sin1 = bench.encode(list(bench.DEFAULT_SENTENCE))[0, list(bench.FEATURES).index("sin1")]
+    first_position = round(float(np.arcsin(sin1)) / bench.OMEGA1)  # the first word's position in its features
+    for page in ("bench/index.html", "embed/bench-table/index.html"):
+        html = read(built_site, page)
+        table = html.index('<table class="working bench-working"')
+        caption = html[html.index('id="fig-005-caption"'):table]
+        assert "<var>j</var>" not in html[:html.index('id="fig-005"')]  # the table is where j first appears
+        note = " ".join(parse(caption).parts)
+        assert re.search(rf"j\s+is the word's position, counted from {first_position}:", note), note
+        assert "count rows from 1" in note  # and how that differs from the chapters' tables
+        first_j = re.search(r'<tbody data-bind="rows"><tr data-index="(\d+)"[^>]*><td class="num">(\d+)</td>',
+                            html[table:])
+        assert first_j.groups() == (str(first_position), str(first_position))
+
+
+@pytest.mark.parametrize("base", ["../up/", "/a b/", "/x/?q"])
+def test_a_base_that_is_not_a_url_path_fails_before_anything_is_built(tmp_path, base):
+    with pytest.raises(BuildError, match="--base must be a URL path"):
+        build(tmp_path / "site", base=base)
+    assert not (tmp_path / "site").exists()

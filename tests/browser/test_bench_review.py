@@ -462,3 +462,70 @@ def test_a_redraw_reads_no_layout(live):
     live.click('#fig-004 .valve[data-index="3"] .hit')
     live.wait_for_function("() => document.querySelector('#fig-004 .valve[data-index=\"3\"]').classList.contains('shut')")
     assert live.evaluate("window.__reads") == 0
+
+
+# --- C8 on the bench: T's range, from lab.T_RANGE, shown and announced ------------------------
+
+def test_the_bench_states_t_range_from_the_core_and_names_its_two_controls_apart(live):
+    from pathlib import Path
+
+    from attention import lab
+
+    low, high = lab.T_RANGE
+    source = (Path(__file__).parents[2] / "templates/figures/fig-004.html").read_text(encoding="utf-8")
+    assert f"{low:g}" not in source and f"{high:g}" not in source  # one source of truth: lab.py
+    said = f"from {low:g} to {high:g}"
+    assert said in live.locator("#bench-t-hint").inner_text()
+    controls = [n for n in ax_nodes(live) if n.get("role", {}).get("value") in ("slider", "textbox")
+                and n.get("name", {}).get("value", "").startswith("Temperature")]
+    assert sorted(n["role"]["value"] for n in controls) == ["slider", "textbox"]
+    assert len({n["name"]["value"] for n in controls}) == 2  # told apart by name
+    for n in controls:  # and each announces the range with it
+        assert said in n.get("description", {}).get("value", ""), n
+
+
+@pytest.mark.parametrize("typed, says", [
+    ("abc", "is not a number"), ("0", "greater than 0"), ("-2", "greater than 0"),
+    ("1000", "out of range"), ("0.001", "out of range")])
+def test_a_temperature_outside_the_range_gets_a_clear_message(live, typed, says):
+    from attention import lab
+
+    live.fill("#bench-t", typed)
+    live.wait_for_function("() => document.querySelector('#bench-t').getAttribute('aria-invalid') === 'true'")
+    message = live.locator("#bench-t-msg").inner_text()
+    assert says in message
+    if says == "out of range":
+        low, high = lab.T_RANGE
+        assert f"between {low:g} and {high:g}" in message  # the same range the hint states
+    live.fill("#bench-t", "2")  # a good value: the message goes, the plate divides by it
+    live.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"plate\"]').textContent.endsWith('(2)')")
+    assert live.locator("#bench-t-msg").inner_text() == ""
+    assert live.get_attribute("#bench-t", "aria-invalid") is None
+
+
+# --- a click right after "Use sentence", before its answer arrives ---------------------------
+
+AFTER_SUBMIT = {  # the click, and the state it must make of the new sentence
+    "head": ("document.querySelector('#fig-004 input[name=\"head\"][value=\"sink\"]').click()", {"head": "sink"}),
+    "stopcock": ("document.querySelector('#fig-004 .valve[data-index=\"1\"]').dispatchEvent("
+                 "new MouseEvent('click', {bubbles: true}))", {"shut": [1]}),
+    "temperature": ("(() => { const t = document.querySelector('#bench-t'); t.value = '2';"
+                    " t.dispatchEvent(new Event('input', {bubbles: true})); })()", {"temperature": "2"}),
+}
+
+
+@pytest.mark.parametrize("action", list(AFTER_SUBMIT))
+def test_a_click_right_after_use_sentence_is_made_on_the_new_sentence(live, action):
+    sentence = "the farmer saw the doctor and he left"
+    script, change = AFTER_SUBMIT[action]
+    expected = bench_view.view(sentence=sentence, **change)["summary"]
+    assert expected != bench_view.view(**change)["summary"]  # the old sentence would read otherwise
+    live.fill("#bench-sentence", sentence)
+    # In one task, so no answer can arrive between them.
+    live.evaluate(f"() => {{ document.querySelector('#fig-004 .bench-controls').requestSubmit(); {script}; }}")
+    live.wait_for_function(f"""() => document.querySelector('#fig-004 [data-bind="announce"]').textContent
+        === {expected!r}""", timeout=30000)
+    words = live.eval_on_selector_all("#fig-004 .dial-word", "els => els.map(e => e.textContent).join(' ')")
+    assert words == sentence
+    live.wait_for_timeout(500)  # nothing later takes it back
+    assert live.text_content('#fig-004 [data-bind="announce"]') == expected

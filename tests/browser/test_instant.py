@@ -334,3 +334,34 @@ def test_a_phone_asks_before_downloading_python(browser, server):
     context.close()
     w.console_errors = [e for e in w.console_errors if "Service Worker" not in e]
     w.assert_clean()
+
+
+LINKED = {"#fig-004": "embed/bench/", "#fig-005": "embed/bench-table/", "#fig-006": "embed/bench-matrix/",
+          "#fig-008": "embed/trained/"}
+
+
+def test_without_javascript_every_bench_figure_says_a_links_state_needs_javascript(browser, server):
+    """Issue 12, C6: FIG-004 to FIG-006 and FIG-008 read their state from a link, as FIG-002 does."""
+    from attention import bench
+
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(server + "bench/?sentence=the+farmer+saw+the+doctor+and+he+left&head=sink")
+    for figure, embed in LINKED.items():
+        note = page.locator(f"{figure} .link-note")
+        assert note.count() == 1 and note.is_visible(), figure
+        note.scroll_into_view_if_needed()  # (later figures render once near the view)
+        assert "needs JavaScript" in note.inner_text()
+    assert page.text_content('#fig-004 .bench-head-line [data-bind="head"]') == "coreference"  # the default, as it says
+    assert page.text_content('#fig-004 [data-bind="carriage-word"]') == bench.DEFAULT_SENTENCE[-2]
+    for figure, embed in LINKED.items():  # an embedded figure says so too
+        page.goto(server + embed + "?head=sink")
+        assert page.locator(f"{figure} .link-note").is_visible(), embed
+    context.close()
+
+
+def test_with_javascript_the_bench_figures_drop_the_note(fresh):
+    page = fresh.page
+    page.goto(fresh.base + "bench/")
+    page.wait_for_selector("#fig-004 .bench-controls:not([hidden])", timeout=60000)  # mounted
+    assert page.locator(".link-note").count() == 0

@@ -209,3 +209,80 @@ def test_a_page_of_another_build_loads_in_full(browser, built_site):
     context.close()
     srv.shutdown()
     srv.server_close()
+
+
+def current(page) -> list[str]:
+    return page.eval_on_selector_all('.site-header a[aria-current="page"]', "els => els.map(a => a.textContent)")
+
+
+def test_claims_and_sources_is_in_the_header_and_marked_current_like_a_chapter(visit):
+    """Issue 12, M5: Claims & sources in the main navigation, swapped in place like the rest."""
+    page = visit.page
+    page.goto(visit.base + "roles/")
+    page.evaluate(KEEP)
+    assert current(page) == ["Three roles"]
+    follow(page, '.site-header nav a[href="../claims/"]')
+    assert page.url == visit.base + "claims/" and page.evaluate(SAME)  # in place: no reload
+    assert current(page) == ["Claims & sources"]
+    assert page.evaluate("document.activeElement.textContent") == "Claims & sources"  # its heading
+    follow(page, '.site-header nav a[href="../mixture/"]')
+    assert current(page) == ["Scores to a mixture"] and page.evaluate(SAME)
+    page.go_back()
+    page.wait_for_function("() => document.querySelector('h1').textContent === 'Claims & sources'")
+    assert current(page) == ["Claims & sources"]
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_header_reads_at_360_and_keeps_one_row_at_1280(browser, server, width):
+    context = browser.new_context(viewport={"width": width, "height": 740})
+    page = context.new_page()
+    page.goto(server + "claims/")
+    links = page.eval_on_selector_all(".site-header a", """els => els.map(a => {
+        const r = a.getBoundingClientRect();
+        return {text: a.textContent, lines: a.getClientRects().length, left: r.left, right: r.right,
+                top: Math.round(r.top), bottom: r.bottom,
+                size: parseFloat(getComputedStyle(a).fontSize)}; })""")
+    context.close()
+    texts = [a["text"] for a in links]
+    assert texts[-2:] == ["For teachers", "Claims & sources"]
+    for a in links:
+        assert a["lines"] == 1 and a["left"] >= 0 and a["right"] <= width, a  # no label breaks or leaves
+        assert a["size"] >= 14, a  # readable
+    for a, b in zip(links, links[1:]):  # in reading order, none on top of another
+        assert b["top"] > a["top"] or b["left"] >= a["right"], (a, b)
+    rows = sorted({a["top"] for a in links})
+    if width == 1280:
+        assert len({a["top"] for a in links[1:]}) == 1  # every link on one row
+    else:
+        assert len(rows) <= 4  # the name, then at most three rows of links
+        by_text = {a["text"]: a for a in links}
+        assert by_text["For teachers"]["top"] == by_text["Claims & sources"]["top"]  # one group, one row
+        assert by_text["For teachers"]["left"] == by_text["Home"]["left"]  # it starts its own row
+
+
+def document_listeners(page, kind: str) -> int:
+    """How many listeners of this event type the document has, as Chromium's debugger sees them."""
+    cdp = page.context.new_cdp_session(page)
+    document = cdp.send("Runtime.evaluate", {"expression": "document"})["result"]["objectId"]
+    found = cdp.send("DOMDebugger.getEventListeners", {"objectId": document})["listeners"]
+    cdp.detach()
+    return sum(1 for listener in found if listener["type"] == kind)
+
+
+def test_the_lab_lets_go_of_the_document_when_swapped_away(visit):
+    """lab.js listens on the document for the prediction's query; each swap mounts it anew."""
+    page = visit.page
+    page.goto(visit.base + "lab/")
+    page.wait_for_selector("#fig-003 .lab-controls:not([hidden])")
+    page.evaluate(KEEP)
+    assert document_listeners(page, "lab:query") == 1
+    for _ in range(2):  # away and back, in place
+        follow(page, '.site-header a[href="../mixture/"]')
+        assert document_listeners(page, "lab:query") == 0  # the lab is gone, and so is its listener
+        follow(page, '.site-header a[href="../lab/"]')
+        page.wait_for_selector("#fig-003 .lab-controls:not([hidden])")
+    assert page.evaluate(SAME) and document_listeners(page, "lab:query") == 1
+    ready(page, "fig-003")
+    page.click('button[data-guess="zero"]')  # the prediction still reaches the one live lab
+    page.wait_for_function("() => document.querySelector('#lab-q1').value === '0'"
+                           " && document.querySelector('#lab-q2').value === '0'", timeout=30000)

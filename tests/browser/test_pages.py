@@ -105,6 +105,51 @@ def test_a_missing_page_gets_the_sites_own_404(browser, server):
     context.close()
 
 
+def test_under_a_sub_path_the_404_page_links_and_loads_from_there(browser, tmp_path):
+    """GitHub Pages serves a project site under /<repo>/ and its 404.html at any missing
+    address below it: a build made with that base must link and load from under it."""
+    import threading
+
+    from sitebuild.serve import make_server
+    from sitebuild.site import build
+
+    site = tmp_path / "site"
+    build(site, base="/repo/")
+    srv = make_server(site, 0, quiet=True)  # the site at its root; the browser sees it under /repo/
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    origin = f"http://127.0.0.1:{srv.server_port}"
+    context = browser.new_context()
+    outside = []
+
+    def host(route):  # a project site: only /repo/... exists on this origin
+        path = route.request.url[len(origin):]
+        if not path.startswith("/repo/"):
+            outside.append(path)
+            return route.fulfill(status=404, body="not this site")
+        return route.fulfill(response=route.fetch(url=origin + path[len("/repo"):]))
+    context.route(origin + "/**", host)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: m.type == "error" and "404" not in m.text and errors.append(m.text))
+    try:
+        response = page.goto(origin + "/repo/no/such/page/")
+        assert response.status == 404 and page.locator("h1").inner_text() == "Page not found"
+        links = page.eval_on_selector_all("main a, .site-header a", "els => els.map(a => a.href)")
+        assert links and all(h.startswith(origin + "/repo/") for h in links), links
+        assert origin + "/repo/lab/" in links and origin + "/repo/claims/" in links
+        assert "Charter" in page.evaluate("getComputedStyle(document.body).fontFamily")  # its CSS came
+        page.click('main a[href$="/claims/"]')  # a page with no live figure: no Python to fetch
+        page.wait_for_url(origin + "/repo/claims/")
+        page.wait_for_function("() => document.querySelector('h1').textContent === 'Claims & sources'")
+        assert outside == [] and errors == []
+    finally:
+        context.unroute_all(behavior="ignoreErrors")
+        context.close()
+        srv.shutdown()
+        srv.server_close()
+
+
 def test_claims_formulas_are_mathml(site_page):
     page = site_page.page
     page.goto(site_page.base + "claims/")

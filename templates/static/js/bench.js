@@ -12,7 +12,7 @@ const ARROWS = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], Arrow
 
 /** Send the reader's whole state, changed by `change`, to Python (built when it is sent). */
 function ask(store, change) {
-  store.ask(() => ({ figure: "bench", ...store.good.state, ...change }));
+  store.change(() => ({ figure: "bench", ...store.good.state }), change);
 }
 
 function wireControls(root, store) {
@@ -34,7 +34,7 @@ function wireControls(root, store) {
     const input = event.target;
     if (input.name === "head") ask(store, { head: input.value });
     else if (input.type === "range") ask(store, { slider: input.value });
-    else if (input.name === "temperature") ask(store, { temperature: input.value });
+    else if (input.name === "temperature") ask(store, { temperature: input.value, slider: undefined }); // the typed T wins
   });
   for (const g of root.querySelectorAll(".valve")) { // the drawing as built: make it operable
     const name = g.getAttribute("aria-label"); // "<label>: <state>", as the build wrote it
@@ -54,11 +54,7 @@ function toggleValve(store, event) {
   if (!valve) return;
   event.preventDefault();
   const j = Number(valve.dataset.index);
-  store.ask(() => {
-    const shut = store.good.state.shut;
-    return { figure: "bench", ...store.good.state,
-      shut: shut.includes(j) ? shut.filter((k) => k !== j) : [...shut, j] };
-  });
+  ask(store, ({ shut }) => ({ shut: shut.includes(j) ? shut.filter((k) => k !== j) : [...shut, j] }));
 }
 
 function wireTable(root, store) {

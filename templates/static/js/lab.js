@@ -126,11 +126,12 @@ export function mount(root, store) {
   });
 
   // The prediction on this page asks the lab to show a given query.
-  document.addEventListener("lab:query", ({ detail }) => {
+  const showQuery = ({ detail }) => {
     $(root, 'input[name="q1"]').value = detail[0];
     $(root, 'input[name="q2"]').value = detail[1];
     ask();
-  });
+  };
+  document.addEventListener("lab:query", showQuery);
 
   let drawn = null;
   store.subscribe((state) => {
@@ -143,4 +144,6 @@ export function mount(root, store) {
       renderErrors(root, state.answer.errors);
     }
   });
+  // The page swap mounts the lab anew on each visit: let go of the document when it unmounts.
+  return () => document.removeEventListener("lab:query", showQuery);
 }

@@ -131,7 +131,8 @@ export async function mountPage({ swapped = false } = {}) {
       if (status) status.textContent = `This figure could not be made live: ${modules[index].message}`;
       return;
     }
-    modules[index].mount(root, store);
+    const undo = modules[index].mount(root, store); // a widget may return how to let go of the page
+    if (typeof undo === "function") session.teardown.push(undo);
   });
   const shared = [...main.querySelectorAll("[data-embed]")];
   if (shared.length) { // the "Share and download" panels: not needed for the first paint

@@ -8,6 +8,8 @@
  */
 export function createStore(ask) {
   let state = {};
+  // the changes asked for whose answer has not arrived yet: the next change builds on them
+  let unanswered = {};
   const listeners = new Set();
   return {
     get: () => state,
@@ -22,6 +24,20 @@ export function createStore(ask) {
     /** Ask Python; only the newest request of this store is ever answered. */
     ask(request) {
       ask(request, (answer) => this.set({ answer }));
+    },
+    /**
+     * Ask for a change of the state. `current()` is the state as last answered; `change` holds
+     * the fields that change, or is a function of the state that returns them. A change made
+     * before the previous one's answer has arrived builds on that change, not on the state
+     * still on screen (a click right after "Use sentence" is a click on the new sentence).
+     */
+    change(current, change) {
+      const fields = typeof change === "function" ? change({ ...current(), ...unanswered }) : change;
+      const mine = (unanswered = { ...unanswered, ...fields });
+      ask(() => ({ ...current(), ...mine }), (answer) => {
+        if (unanswered === mine) unanswered = {};
+        this.set({ answer });
+      });
     },
   };
 }

@@ -141,7 +141,7 @@ function render(root, cache, view, current) {
 }
 
 function ask(store, change) {
-  store.ask(() => ({ figure: "bench", ...store.good.state, ...change }));
+  store.change(() => ({ figure: "bench", ...store.good.state }), change);
 }
 
 export function mount(root, store) {
