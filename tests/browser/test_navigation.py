@@ -31,9 +31,11 @@ def ready(page, figure: str, timeout: int = 60000):
 
 def follow(page, selector: str):
     """Click one of the page's links and wait until its page is in place."""
-    before = page.evaluate("document.querySelector('main')")
+    before = page.evaluate_handle("document.querySelector('main')")  # a handle: the element itself
     page.click(selector)
-    page.wait_for_function("old => document.querySelector('main') !== old", arg=before)
+    # swapped in, and its figures mounted: the swap's last step focuses the new heading
+    page.wait_for_function("""old => document.querySelector('main') !== old
+        && document.activeElement === document.querySelector('main h1')""", arg=before)
 
 
 def test_one_worker_serves_mixture_lab_and_bench_and_back(visit):
@@ -83,7 +85,6 @@ def test_from_the_home_page_a_chapter_swaps_in_with_nothing_fetched_from_wrong_a
     page.hover('.site-header a[href="roles/"]')
     follow(page, '.site-header a[href="roles/"]')
     assert page.url == visit.base + "roles/" and page.evaluate(SAME)  # in place, not reloaded
-    page.wait_for_function("() => document.activeElement.tagName === 'H1'")  # once it is mounted
     assert page.evaluate("document.activeElement.textContent") == "One state, three roles"
     page.hover('.site-header a[href="../lab/"]')  # the new page's links are its own
     follow(page, '.site-header a[href="../lab/"]')
