@@ -366,6 +366,8 @@ def _bench_real(tr, i: int, words: list, causal, reader) -> dict:
             "keys": keys, "matrix": None, "matrix_label": NO_MATRIX, "matrix_note": ""}
 
 
+ROW_NOTES = {"overflow": "overflow", "sum": "sum overflows", "underflow": "underflow",
+             "empty": "every key shut"}  # after a matrix row's word: why it has no weights
 SHORT = {"overflow": "e^z overflows", "sum": "the sum of e^z overflows",
          "underflow": "every e^z underflows to 0", "empty": "every key shut"}
 
@@ -377,7 +379,7 @@ def _matrix(cf: Counterfactual, causal=None, unmasked: bool = False) -> list[dic
     >>> cf = counterfactual([[1.0, 2.0], [800.0, 0.0]], 1, causal=[[True, False], [True, True]],
     ...                     without=["shift"])
     >>> [(r["masks"], r["note"]) for r in _matrix(cf, np.array([[True, False], [True, True]]))]
-    [('af', ''), ('uu', ' (e^z overflows: no weights)')]
+    [('af', ''), ('uu', ' (overflow)')]
     """
     n, m = cf.weights.shape
     causal = np.ones((n, m), dtype=bool) if causal is None else np.asarray(causal, dtype=bool)
@@ -388,7 +390,7 @@ def _matrix(cf: Counterfactual, causal=None, unmasked: bool = False) -> list[dic
                  if ok and cf.allowed[r, c] else None for c in range(m)]
         masks = "".join(("a" if ok else "u") if cf.allowed[r, c]
                         else "s" if unmasked or causal[r, c] else "f" for c in range(m))
-        note = "" if ok else f" ({SHORT[failure]}: no weights)"
+        note = "" if ok else f" ({ROW_NOTES[failure]})"
         rows.append({"failure": failure, "message": MESSAGES.get(failure), "note": note,
                      "masks": masks, "cells": cells})
     return rows
