@@ -587,8 +587,8 @@ def _whatif_drawing(w: dict, drawing: dict, lay: _Layout, t: float) -> dict:
             for k, (line, bad) in enumerate(lines)]
     if failure:  # the empty sample says why it is empty
         mid = _num(SAMPLE_X + drawing["stratum"]["width"] / 2)
-        note += [{"text": text, "x": mid, "y": _num(lay.tray + TRAY_HEIGHT / 2 + dy), "failure": True}
-                 for text, dy in (("no", -6), ("weights", 30))]
+        note += [{"text": text, "x": mid, "y": _num(lay.tray + TRAY_HEIGHT / 2 + dy),
+                  "failure": True} for text, dy in (("no", -6), ("weights", 30))]
     return {"viewbox": f"0 0 {WIDTH} {height}",
             "whatif": {"tip": GHOST_TIP, "ghosts": ghosts,
                        "valves": valves, "sample": sample, "failure": failure, "note": note}}
