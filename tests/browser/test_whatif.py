@@ -404,3 +404,6 @@ def test_the_svg_download_carries_the_ghosts(page, tmp_path):
     assert root.get("viewBox") == core["drawing"]["viewbox"]
     words = " ".join(t.text or "" for t in root.iter(f"{ns}text"))
     assert "Dashed needles and the left sample" in words
+    # what the page hides is not in the file either: the real tray's thin strata have no label
+    assert "engineer 0.835" in words and "fixed 0.000" not in words
+    assert root.find(f".//{ns}pattern") is not None  # the textures' patterns stay
