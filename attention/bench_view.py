@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -236,6 +237,10 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
     out["whatif"] = {**whatif.bench_entry(head_state.trace, removed, i, words,
                                           head_state.causal, closed),
                      "state": out["state"]}
+    # The drawing shows the counterfactual too (ghost needles, a second core sample); the
+    # cached drawing is copied, never changed.
+    out["drawing"] = {**drawing, **_whatif_drawing(out["whatif"], drawing, _layout(n), t)} \
+        if removed else {**drawing, "whatif": None}
     return out
 
 
@@ -397,6 +402,12 @@ def _dials(words, scores, i, allowed, causal, rows, lay) -> list[dict]:
     return out
 
 
+def _handle(is_open: bool) -> list[int]:
+    """Return a stopcock handle's line (x1, y1, x2, y2): along the pipe when open, across it
+    when shut."""
+    return [0, -11, 0, 11] if is_open else [-11, 0, 11, 0]
+
+
 def _valves(words, weights, i, allowed, causal, lay) -> list[dict]:
     """Return one stopcock per key: open or shut, and the stream it lets through."""
     out = []
@@ -406,7 +417,7 @@ def _valves(words, weights, i, allowed, causal, lay) -> list[dict]:
         state = "open" if is_open else "shut" if causal[j] else "shut (it comes after the query)"
         out.append({"index": j, "x": x, "y": y, "word": w, **_look(j),
                     "open": is_open, "can_turn": bool(causal[j]),
-                    "handle": [0, -11, 0, 11] if is_open else [-11, 0, 11, 0],
+                    "handle": _handle(is_open),
                     "stream": f"M 0 16 L 0 30 L {_num(round(WIDTH / 2 - x, 3))} {_num(lay.tray - y)}",
                     "flow": _num(round(float(weights[j]) * 16.0, 3)),
                     "label": f"Stopcock of {w} (word {j})", "state": state})
@@ -459,3 +470,125 @@ def _drawing(words, tr, i, allowed, causal, t, rows) -> dict:
         "tray_y": lay.tray, "tray_height": TRAY_HEIGHT + 8,
         "strata": _strata(words, tr.weights[i], lay),
     }
+
+
+# ---- What if a step were missing: the counterfactual drawn on the bench ----
+
+GHOST_TIP = 4  # the open circle at a ghost needle's tip ...
+GHOST_PAST = 10  # ... which a needle off the dial's scale carries this far past the rim
+SAMPLE_X = 194  # the counterfactual core sample's strata, left of the tray (which is at 336)
+NOTE_CHARS = 42  # the note under the drawing wraps at this many characters (phone-sized text)
+NOTE_TOP, NOTE_LINE = 34, 36  # the note's first baseline below the tray's bottom, line pitch
+
+
+def _wrap(text: str, width: int = NOTE_CHARS) -> list[str]:
+    """Break a note into as few lines of at most ``width`` characters as it needs, at spaces,
+    and make them about equally long (no word left alone on the last line).
+
+    >>> _wrap("e^z overflows: 1.8e308 is the largest double; the naive weights are undefined.")
+    ['e^z overflows: 1.8e308 is the largest', 'double; the naive weights are undefined.']
+    >>> _wrap("one two three four", 14)
+    ['one two', 'three four']
+    """
+    def greedy(w: int) -> list[str]:
+        lines: list[str] = []
+        for word in text.split():
+            if lines and len(lines[-1]) + 1 + len(word) <= w:
+                lines[-1] += " " + word
+            else:
+                lines.append(word)
+        return lines
+
+    best = greedy(width)
+    for w in range(width - 1, 0, -1):  # the narrowest width that needs no more lines
+        lines = greedy(w)
+        if len(lines) > len(best) or max(map(len, lines)) > w:
+            break
+        best = lines
+    return best
+
+
+def _ghosts(keys: list[dict], dials: list[dict], t: float, needle: float) -> list[dict]:
+    """One ghost needle per key the counterfactual lets through, on the real dial's scale.
+
+    A real needle leans by its raw q·k below the best open key, flat at DIAL_SPAN: that is a
+    softmax input DIAL_SPAN / √d_k / T below the best. A ghost leans by its counterfactual
+    softmax input below the best key it may use, on that same scale (so without ÷√d_k it
+    leans √d_k times as far); one at or past flat is ``off`` the scale, and its tip is drawn
+    past the dial's rim. With the same input it stands exactly where the real needle does.
+    """
+    z = [k["z"]["value"] for k in keys]
+    top = max(z[k["index"]] for k in keys if k["open"])
+    flat = DIAL_SPAN / math.sqrt(bench.D_K) / t  # a softmax-input gap: the needle lies flat
+    out = []
+    for k in keys:
+        if k["open"]:
+            j, gap = k["index"], top - z[k["index"]]
+            off = bool(gap >= flat)
+            out.append({"index": j, "x": dials[j]["x"], "y": dials[j]["y"],
+                        "angle": _num(_dial_angle(gap / flat * DIAL_SPAN)), "off": off,
+                        "end": _num(-(needle + GHOST_PAST) if off else -needle)})
+    return out
+
+
+def _whatif_note(w: dict, ghosts: list[dict], dials: list[dict],
+                 opened: int) -> list[tuple[str, bool]]:
+    """Say in words what the dashed parts show, and, when the naive softmax fails, that it
+    does (the drawing then has no weights to show): lines of (text, is the failure)."""
+    title = w["title"][:1].lower() + w["title"][1:]
+    text = f"Dashed needles and the left sample: {title}."
+    if opened:
+        text += f" {opened} later stopcock{'s open' if opened > 1 else ' opens'}."
+    cf = w["counterfactual"]
+    if cf["failure"]:
+        return [(line, False) for line in _wrap(text)] + [
+            (line, True) for line in _wrap(cf["message"] + ".")]
+    left = sum(g["off"] and dials[g["index"]]["state"] == "live" and not dials[g["index"]]["pinned"]
+               for g in ghosts)  # on the real dial's scale, off it without the steps
+    if left:
+        text += (f" {left} needle{'s' if left > 1 else ''} on the dial's scale fall"
+                 f"{'' if left > 1 else 's'} off it.")
+    else:
+        text += " No needle on the dial's scale leaves it."
+    return [(line, False) for line in _wrap(text)]
+
+
+def _whatif_drawing(w: dict, drawing: dict, lay: _Layout, t: float) -> dict:
+    """Return the drawing's additions when steps are removed: a taller ``viewbox`` (room for
+    the note) and ``whatif``.
+
+    ``whatif``: ``{"tip": radius, "ghosts": [{"index", "x", "y", "angle", "off", "end"}]``
+    (one per key the counterfactual lets through; ``off``: at or past flat, off the scale;
+    ``end``: the upright needle's tip y, past the rim when off), ``"valves": [{"index",
+    "x", "y", "handle"}]`` (the stopcocks it opens, each with its open handle), ``"sample":
+    {"tray": {"x", "y", "width", "height"}, "x", "width", "label_x", "strata": [stratum]}``
+    (the counterfactual core sample; as ``strata``, plus ``word`` and ``number``; empty when
+    the naive softmax fails), ``"failure": str | None``, ``"note": [{"text", "x", "y",
+    "failure"}]}`` (lines of text under the tray, and in the empty sample when the naive
+    softmax fails).
+    """
+    keys = w["keys"]
+    ghosts = _ghosts(keys, drawing["dials"], t, drawing["needle"])
+    valves = [{"index": v["index"], "x": v["x"], "y": v["y"], "handle": _handle(True)}
+              for v, k in zip(drawing["valves"], keys) if k["open"] and not v["open"]]
+    failure = w["counterfactual"]["failure"]
+    strata = [] if failure else [
+        {**s, "word": k["word"], "number": k["counterfactual"]["text"]}
+        for s, k in zip(_strata([k["word"] for k in keys],
+                                np.array([k["counterfactual"]["value"] for k in keys]), lay), keys)]
+    lines = _whatif_note(w, ghosts, drawing["dials"], len(valves))
+    bottom = lay.height + NOTE_TOP
+    height = bottom + (len(lines) - 1) * NOTE_LINE + 16
+    sample = {"tray": {"x": SAMPLE_X - 4, "y": lay.tray, "width": drawing["stratum"]["width"] + 8,
+                       "height": TRAY_HEIGHT + 8},
+              "x": SAMPLE_X, "width": drawing["stratum"]["width"], "label_x": SAMPLE_X - 12,
+              "strata": strata}
+    note = [{"text": line, "x": WIDTH // 2, "y": bottom + k * NOTE_LINE, "failure": bad}
+            for k, (line, bad) in enumerate(lines)]
+    if failure:  # the empty sample says why it is empty
+        mid = _num(SAMPLE_X + drawing["stratum"]["width"] / 2)
+        note += [{"text": text, "x": mid, "y": _num(lay.tray + TRAY_HEIGHT / 2 + dy),
+                  "failure": True} for text, dy in (("no", -6), ("weights", 30))]
+    return {"viewbox": f"0 0 {WIDTH} {height}",
+            "whatif": {"tip": GHOST_TIP, "ghosts": ghosts,
+                       "valves": valves, "sample": sample, "failure": failure, "note": note}}

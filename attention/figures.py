@@ -116,7 +116,10 @@ def bench_figure(**state) -> dict:
             "max_words": bench.MAX_WORDS, "lexicon_size": len(bench.LEXICON),
             "d_k": bench.D_K, "dial_span": bench_view.DIAL_SPAN, "neutral_t": exact(lab.NEUTRAL_T),
             "palette": bench_view.PALETTE, "lexicon": bench_view.lexicon(),
-            "quiz": quiz.view(**{k: v for k, v in state.items() if k != "slider"})}
+            "quiz": quiz.view(**{k: v for k, v in state.items() if k != "slider"}),
+            # a what-if drawing with every part (a later stopcock opens), for the templates
+            # the page clones when a step is removed
+            "whatif_parts": bench_view.view(without=["mask"])["drawing"]["whatif"]}
 
 
 def bench_context() -> dict:

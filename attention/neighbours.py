@@ -60,7 +60,7 @@ def _fig_002(data: dict) -> list[dict]:
 def _lab(data: dict) -> list[dict]:
     """The lab: its fields as typed, plus one change (lab.js reads every field per request)."""
     base = {"figure": "lab", "query": list(data["fields"]), "mask": list(data["mask"]),
-            "temperature": data["temperature"]["text"]}
+            "temperature": data["temperature"]["text"], **_removed(data)}
     toggled = [{**base, "mask": [on != (j == i) for j, on in enumerate(data["mask"])]}
                for i in range(len(data["mask"]))]
     queries = [["0", "0"]] + [[typed(x) for x in q] for q in toy.roles()["Q"]]  # zero, tokens
@@ -71,13 +71,33 @@ def _lab(data: dict) -> list[dict]:
         *[{**base, "query": q} for q in queries],  # the prediction's zero query; each token's
         *[{**base, "slider": str(data["slider"] + step)} for step in (-1, 1)  # slider's arrows
           if 0 <= data["slider"] + step <= 1000],
+        *_without(base, data),  # a what-if toggle
     ]
+
+
+def _removed(data: dict) -> dict:
+    """The steps removed in the what-if panel, which page.js adds to every request of the
+    figure, as fields of a request ({} when none is removed)."""
+    steps = data["whatif"]["without"]
+    return {"without": list(steps)} if steps else {}
+
+
+def _without(base: dict, data: dict) -> list[dict]:
+    """The what-if panel's toggles (whatif.js), each one turned: sent with the panel's state
+    (the figure's, field for field) and the steps then removed (no field when none is)."""
+    options, steps = data["whatif"]["options"], data["whatif"]["without"]
+    plain = {k: v for k, v in base.items() if k != "without"}
+    out = []
+    for option in options:
+        turned = [o["name"] for o in options if (o["name"] in steps) != (o is option)]
+        out.append({**plain, **({"without": turned} if turned else {})})
+    return out
 
 
 def _bench(data: dict) -> list[dict]:
     """The bench: its whole state, plus one change (bench.js sends the last good state)."""
     state = data["state"]
-    base = {"figure": "bench", **state}
+    base = {"figure": "bench", **state, **_removed(data)}
     n = len(data["sentence"]["words"])
 
     def toggle(j: int) -> list[int]:
@@ -92,6 +112,7 @@ def _bench(data: dict) -> list[dict]:
         {**base, "sentence": data["sentence"]["text"], "query": None, "shut": []},  # resubmit
         *[{**base, "slider": str(data["slider"] + step)} for step in (-1, 1)
           if 0 <= data["slider"] + step <= 1000],  # the slider's arrow keys
+        *_without(base, data),  # a what-if toggle
     ]
 
 

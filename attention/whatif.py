@@ -300,12 +300,21 @@ def bench_entry(tr, removed: tuple, i: int, words, causal, closed) -> dict:
     ``sentence``, plus ``"keys": [{"index", "word", "future", "open", "real": shown,
     "counterfactual": shown | None, "z": shown, "z_real": shown}]`` (the current
     query's keys: ``open`` is whether the counterfactual lets the key through, ``z`` the
-    counterfactual's softmax input, for ghost needles) and ``"matrix": [{"failure",
-    "message", "cells": [None | [text, level 0..10]]}] | None`` (the counterfactual
-    matrix, None when no step is removed; a None cell is masked or shut).
+    counterfactual's softmax input, for ghost needles), ``"matrix": [{"failure",
+    "message", "note", "masks", "cells": [None | [text, level 0..10]]}] | None`` (the
+    counterfactual matrix, None when no step is removed; a None cell is masked, shut or
+    undefined, as ``masks`` says: one letter per column, "a" a weight, "f" a later word
+    under the causal mask, "s" a shut stopcock, "u" no weight because the row's naive
+    softmax failed; ``note`` says so after the row's word), ``"matrix_label"`` (the
+    text of FIG-006's control that shows it) and ``"matrix_note"`` (what FIG-006 then says
+    it shows; "" with no step removed).
+
+    With no step removed nothing is recomputed: the counterfactual is the real row.
     """
     shut = np.array(closed, dtype=bool)[None, :]  # (1, n)
     reader = np.broadcast_to(~shut, causal.shape)  # (n, n): the reader's stopcocks
+    if not removed:
+        return _bench_real(tr, i, list(words), causal, reader)
     cf = counterfactual(tr.scores, tr.d_k, tr.temperature, mask=reader, causal=causal,
                         without=removed)
     later = ~causal[i]  # (n,)
@@ -314,16 +323,74 @@ def bench_entry(tr, removed: tuple, i: int, words, causal, closed) -> dict:
            "options": _options(STEPS, removed, tr.d_k),
            **_compare(tr, cf, i, list(words), f"“{word}”", later if "mask" in removed else ())}
     out["keys"] = _keys(tr, cf, i, list(words), later)
-    out["matrix"] = _matrix(cf) if removed else None
+    out["matrix"] = _matrix(cf, causal, "mask" in removed)
+    title = out["title"][:1].lower() + out["title"][1:]
+    out["matrix_label"] = f"Show the matrix {title}"
+    out["matrix_note"] = _matrix_note(title, out["matrix"], "mask" in removed)
     return out
 
 
-def _matrix(cf: Counterfactual) -> list[dict]:
-    """The counterfactual matrix: per row its failure or its cells (None where masked)."""
+def _matrix_note(title: str, rows: list[dict], unmasked: bool) -> str:
+    """Say what FIG-006 shows when it shows the counterfactual matrix.
+
+    >>> _matrix_note("without the max-shift", [{"failure": "overflow"}, {"failure": None}], False)
+    'Showing the matrix without the max-shift; 1 of 2 rows has no weights: e^z overflows.'
+    """
+    text = f"Showing the matrix {title}"
+    if unmasked:
+        text += ": the hatched triangle is gone, and every word may look at later words"
+    failed = [r["failure"] for r in rows if r["failure"] in ("overflow", "sum", "underflow")]
+    if failed:
+        kinds = ", ".join(SHORT[f] for f in dict.fromkeys(failed))
+        has = "has" if len(failed) == 1 else "have"
+        text += f"; {len(failed)} of {len(rows)} row{'s' if len(rows) > 1 else ''} {has} no " \
+                f"weights: {kinds}"
+    return text + "."
+
+
+NO_MATRIX = "Show the matrix without a step (remove one in the bench's what-if panel first)"
+
+
+def _bench_real(tr, i: int, words: list, causal, reader) -> dict:
+    """The bench's ``whatif`` data with no step removed, as bench_entry's schema, computed
+    from the trace alone: ``z`` is the real softmax input and every open key is allowed."""
+    allowed = reader[i] & causal[i]  # (n,)
+    z = tr.tempered[i]  # (n,)
+    keys = [{"index": j, "word": w, "future": not bool(causal[i, j]), "open": bool(allowed[j]),
+             "allowed": bool(tr.allowed[i, j]) and bool(causal[i, j]),
+             "real": shown(tr.weights[i, j]), "counterfactual": None,
+             "z": shown(z[j]), "z_real": shown(z[j])} for j, w in enumerate(words)]
+    return {"without": [], "options": _options(STEPS, (), tr.d_k),
+            "real": _row(tr.weights[i], words), "counterfactual": None,
+            "sentence": sentence(None, None, None, words, (), tr.d_k), "title": "",
+            "keys": keys, "matrix": None, "matrix_label": NO_MATRIX, "matrix_note": ""}
+
+
+ROW_NOTES = {"overflow": "overflow", "sum": "sum overflows", "underflow": "underflow",
+             "empty": "every key shut"}  # after a matrix row's word: why it has no weights
+SHORT = {"overflow": "e^z overflows", "sum": "the sum of e^z overflows",
+         "underflow": "every e^z underflows to 0", "empty": "every key shut"}
+
+
+def _matrix(cf: Counterfactual, causal=None, unmasked: bool = False) -> list[dict]:
+    """The counterfactual matrix: per row its failure or its cells (None where there is no
+    weight), the reason for each None cell and a note for a row without weights.
+
+    >>> cf = counterfactual([[1.0, 2.0], [800.0, 0.0]], 1, causal=[[True, False], [True, True]],
+    ...                     without=["shift"])
+    >>> [(r["masks"], r["note"]) for r in _matrix(cf, np.array([[True, False], [True, True]]))]
+    [('af', ''), ('uu', ' (overflow)')]
+    """
+    n, m = cf.weights.shape
+    causal = np.ones((n, m), dtype=bool) if causal is None else np.asarray(causal, dtype=bool)
     rows = []
     for r, failure in enumerate(cf.failure):
         ok = failure is None
         cells = [[fixed(cf.weights[r, c]), int(np.rint(cf.weights[r, c] * 10))]
-                 if ok and cf.allowed[r, c] else None for c in range(cf.weights.shape[1])]
-        rows.append({"failure": failure, "message": MESSAGES.get(failure), "cells": cells})
+                 if ok and cf.allowed[r, c] else None for c in range(m)]
+        masks = "".join(("a" if ok else "u") if cf.allowed[r, c]
+                        else "s" if unmasked or causal[r, c] else "f" for c in range(m))
+        note = "" if ok else f" ({ROW_NOTES[failure]})"
+        rows.append({"failure": failure, "message": MESSAGES.get(failure), "note": note,
+                     "masks": masks, "cells": cells})
     return rows

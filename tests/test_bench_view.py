@@ -1,6 +1,8 @@
 """The bench page's data: the working table, the matrix and the drawing's geometry."""
 
 import json
+import math
+import re
 
 import numpy as np
 import pytest
@@ -202,3 +204,119 @@ def test_heads_tables_show_every_weight_that_is_not_zero():
                 assert [float(c.replace("−", "-")) for c in row["cells"]] == values[h["channels"]].tolist()
             hidden = [c for c in range(W.shape[1]) if c not in h["channels"]]
             assert not W[:, hidden].any() and len(hidden) == h["unused"]
+
+
+# ---- What if a step were missing: the counterfactual on the drawing ----
+
+def _raw_scores(head, words=None):
+    """q·k for every pair, rebuilt here by sums from the encoding and the head's W_Q, W_K."""
+    words = list(bench.DEFAULT_SENTENCE) if words is None else words
+    X = bench.encode(words)
+    h = bench.HEADS[head]
+    n, f, d = len(words), X.shape[1], h.W_Q.shape[1]
+    Q = [[sum(X[i, a] * h.W_Q[a, c] for a in range(f)) for c in range(d)] for i in range(n)]
+    K = [[sum(X[j, a] * h.W_K[a, c] for a in range(f)) for c in range(d)] for j in range(n)]
+    return [[sum(Q[i][c] * K[j][c] for c in range(d)) for j in range(n)] for i in range(n)]
+
+
+def test_with_no_step_removed_the_drawing_has_no_whatif_layer():
+    d = bench_view.view()["drawing"]
+    assert d["whatif"] is None and d["viewbox"] == "0 0 800 600"
+
+
+@pytest.mark.parametrize("head, query, shut", [("previous-token", 5, []), ("coreference", 6, [0]),
+                                               ("verb-lookup", 7, [2, 3])])
+def test_without_scaling_ghost_needles_lean_root_eight_times_as_far(head, query, shut):
+    S = _raw_scores(head)[query]
+    open_keys = [j for j in range(query + 1) if j not in shut]
+    best = max(S[j] for j in open_keys)
+    v = bench_view.view(head=head, query=query, shut=shut, without=["scale"])
+    w = v["drawing"]["whatif"]
+    assert [g["index"] for g in w["ghosts"]] == open_keys  # one ghost per open key, no more
+    for g in w["ghosts"]:
+        gap = best - S[g["index"]]  # raw q·k below the best; the real needle lies flat at 20
+        real = -90 * min(gap / 20, 1)
+        ghost = -90 * min(gap * math.sqrt(8) / 20, 1)  # its softmax input is √8 times as far
+        assert v["drawing"]["dials"][g["index"]]["angle"] == pytest.approx(real, abs=0.01)
+        assert g["angle"] == pytest.approx(ghost, abs=0.01)
+        assert g["off"] == (gap * math.sqrt(8) >= 20)
+        dial = v["drawing"]["dials"][g["index"]]
+        assert (g["x"], g["y"]) == (dial["x"], dial["y"])  # on its own dial
+        # an upright needle's tip: at the needle's length, past the rim when off the scale
+        assert g["end"] == -(v["drawing"]["needle"] + (bench_view.GHOST_PAST if g["off"] else 0))
+
+
+def test_ghosts_that_fall_off_the_scale_are_counted_in_the_note():
+    # previous-token, query "before" (5): q·k of its keys, by hand, below the best ("bridge")
+    S = _raw_scores("previous-token")[5]
+    gaps = [max(S[:6]) - s for s in S[:6]]
+    newly = sum(g < 20 and g * math.sqrt(8) >= 20 for g in gaps)  # on the real scale, off it now
+    assert newly == 4
+    w = bench_view.view(head="previous-token", query=5, without=["scale"])["drawing"]["whatif"]
+    note = " ".join(line["text"] for line in w["note"])
+    assert note == ("Dashed needles and the left sample: without ÷√8. "
+                    "4 needles on the dial's scale fall off it.")
+
+
+def test_without_the_max_shift_the_ghosts_stand_on_the_real_needles():
+    v = bench_view.view(head="verb-lookup", query=4, without=["shift"])
+    dials = v["drawing"]["dials"]
+    for g in v["drawing"]["whatif"]["ghosts"]:
+        assert g["angle"] == dials[g["index"]]["angle"]  # the same softmax inputs: the same angle
+
+
+def test_the_second_core_sample_holds_the_counterfactual_weights():
+    words, S = list(bench.DEFAULT_SENTENCE), _raw_scores("coreference")[6]
+    e = [math.exp(s - max(S[:7])) for s in S[:7]]  # without ÷√8: softmax of the raw q·k
+    weights = [x / sum(e) for x in e] + [0.0]
+    v = bench_view.view(without=["scale"])
+    d = v["drawing"]
+    sample = d["whatif"]["sample"]
+    assert [s["height"] for s in sample["strata"]] == pytest.approx([150 * x for x in weights], abs=1e-3)
+    bottom = d["tray_y"] + 4 + 150  # stacked from the first word at the bottom, as the real tray
+    tops = [bottom - 150 * sum(weights[: j + 1]) for j in range(8)]
+    assert [s["y"] for s in sample["strata"]] == pytest.approx(tops, abs=1e-3)
+    assert sample["strata"][1]["word"] == "engineer" and sample["strata"][1]["number"] == f"{weights[1]:.3f}"
+    # beside the tray, not on it: the sample's tray ends left of the real one (x = 336)
+    assert sample["tray"]["x"] + sample["tray"]["width"] < 336 and sample["label_x"] < sample["x"]
+    assert sample["tray"]["y"] == d["tray_y"]
+
+
+def test_without_the_mask_later_stopcocks_get_open_handles():
+    v = bench_view.view(head="sink", query=0, without=["mask"])
+    w = v["drawing"]["whatif"]
+    assert [g["index"] for g in w["ghosts"]] == list(range(8))  # dead dials get ghosts too
+    assert [x["index"] for x in w["valves"]] == list(range(1, 8))
+    for x in w["valves"]:
+        x1, y1, x2, y2 = x["handle"]
+        assert x1 == x2 and y1 < y2  # along the pipe: open, as a real open stopcock is drawn
+        valve = v["drawing"]["valves"][x["index"]]
+        assert (x["x"], x["y"]) == (valve["x"], valve["y"]) and not valve["open"]
+    assert "7 later stopcocks open." in " ".join(line["text"] for line in w["note"])
+
+
+def test_an_overflowing_naive_softmax_draws_no_weights_and_says_so():
+    d = bench_view.view(temperature="0.05", without=["shift"])["drawing"]
+    w = d["whatif"]
+    assert w["failure"] == "overflow" and w["sample"]["strata"] == []
+    said = [line["text"] for line in w["note"] if line["failure"]]
+    assert " ".join(said[:2]) == ("e^z overflows: 1.8e308 is the largest double; the naive "
+                                  "weights are undefined.")
+    assert said[2:] == ["no", "weights"]  # inside the empty sample
+    assert not any(re.search(r"\d\.\d{3}", line["text"]) for line in w["note"])  # no weight shown
+    json.dumps(d, allow_nan=False)
+
+
+@pytest.mark.parametrize("kwargs", [{"without": ["scale"]}, {"without": ["scale", "mask", "shift"]},
+                                    {"without": ["shift"], "temperature": "0.05"},
+                                    {"sentence": " ".join(["the", "engineer", "fixed", "the", "bridge"] * 8),
+                                     "without": ["mask"]}])
+def test_the_whatif_layer_fits_in_the_taller_drawing(kwargs):
+    d = bench_view.view(**kwargs)["drawing"]
+    height = float(d["viewbox"].split()[3])
+    w = d["whatif"]
+    lines = [line for line in w["note"] if line["x"] == 400]
+    assert lines[0]["y"] == d["tray_y"] + 166 + 34  # the note starts below the old bottom
+    assert height == lines[-1]["y"] + 16
+    assert all(len(line["text"]) <= bench_view.NOTE_CHARS for line in w["note"])
+    assert all(0 < line["y"] < height for line in w["note"])

@@ -31,8 +31,10 @@ def test_bench_offers_each_row_head_and_turnable_stopcock():
     # A word may look at itself and earlier words only: stopcocks 0..6 turn, 7 ("left") cannot.
     assert [r["shut"] for r in requests[12:19]] == [[j] for j in range(7)]
     assert requests[19] == {**state, "query": None}  # "Use sentence" again
-    assert [r["slider"] for r in requests[20:]] == ["499", "501"]
-    assert len(requests) == 22
+    assert [r["slider"] for r in requests[20:22]] == ["499", "501"]
+    # the what-if panel's three toggles, each ticked alone (whatif.js sends the panel's state)
+    assert requests[22:] == [{**state, "without": [s]} for s in ("scale", "mask", "shift")]
+    assert len(requests) == 25
 
 
 def test_bench_toggle_reopens_a_shut_stopcock():
@@ -50,7 +52,9 @@ def test_lab_offers_switches_moves_and_preset_queries():
     assert [r["move"] for r in requests[4:8]] == ["left", "right", "up", "down"]
     assert requests[8]["query"] == ["0", "0"]  # the prediction's zero query
     assert len(requests[9:12]) == len(toy.TOKENS)
-    assert [r["slider"] for r in requests[12:]] == ["499", "501"]
+    assert [r["slider"] for r in requests[12:14]] == ["499", "501"]
+    # the lab has no causal mask: its what-if toggles are the scale and the max-shift
+    assert requests[14:] == [{**base, "without": ["scale"]}, {**base, "without": ["shift"]}]
 
 
 @pytest.mark.parametrize("figure", sorted(neighbours.FIGURES))
@@ -64,3 +68,23 @@ def test_key_sorts_fields_and_refuses_floats():
         '{"a":{"b":"é","y":[true,null]},"z":1}'
     with pytest.raises(ValueError, match="float"):
         neighbours.key({"figure": "lab", "pad": [0.5, 1]})
+
+
+def test_a_what_if_toggle_is_the_request_its_panel_sends():
+    """whatif.js sends {figure, ...its panel's state, without}: the panel's state must be the
+    figure's own, field for field, so the toggled request is the key in the table."""
+    for figure in ("lab", "bench"):
+        data = _data(figure)
+        sent = {"figure": figure, **data["whatif"]["state"], "without": ["scale"]}
+        assert neighbours.key(sent) in {neighbours.key(r) for r in neighbours.neighbours(figure, data)}
+
+
+def test_with_a_step_removed_every_request_keeps_it_and_the_toggles_turn_one():
+    # page.js adds the removed steps to every request of the figure: a row click keeps them
+    data = _data("bench", without=["mask"])
+    requests = neighbours.neighbours("bench", data)
+    assert all(r["without"] == ["mask"] for r in requests[:22])
+    assert [r.get("without") for r in requests[22:]] == [["scale", "mask"], None, ["mask", "shift"]]
+    assert "without" not in requests[23]  # the last step turned off: no field, as whatif.js sends
+    lab = neighbours.neighbours("lab", _data("lab", without=["shift"]))
+    assert [r.get("without") for r in lab[-2:]] == [["scale", "shift"], None]

@@ -194,3 +194,71 @@ def test_naive_overflows_exactly_when_a_score_passes_ln_max(row, d_k, t, more):
     assert stable.failure == (None,) and np.isfinite(stable.weights).all()
     if cf.failure[0] is None:
         assert cf.weights[0] == pytest.approx(w[0], abs=1e-12)
+
+
+def test_with_no_step_removed_the_bench_computes_no_counterfactual(monkeypatch):
+    """The 40-word hot path: nothing removed, nothing recomputed; the entry is the real row."""
+    sentence = " ".join(["the", "engineer", "fixed", "the", "bridge"] * 8)
+    full = bench_view.view(sentence, query=38, shut=[3])["whatif"]  # the real path, first
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a counterfactual was computed with no step removed")
+
+    monkeypatch.setattr(whatif, "counterfactual", refuse)
+    bench_view._head_state.cache_clear()
+    bench_view._query_parts.cache_clear()
+    entry = bench_view.view(sentence, query=38, shut=[3])["whatif"]
+    assert entry == full
+    words = sentence.split()
+    tr = bench.trace(words, "coreference", mask=np.array([[c <= r and c != 3 for c in range(40)]
+                                                          for r in range(40)]))
+    for j, k in enumerate(entry["keys"]):  # the real softmax input, by hand: q·k ÷ √8 ÷ 1
+        assert k["z"]["value"] == pytest.approx(tr.scores[38, j] / math.sqrt(8), abs=1e-12)
+        assert k["z"] == k["z_real"] and k["counterfactual"] is None
+        assert k["open"] == (j <= 38 and j != 3) and k["future"] == (j > 38)
+    assert entry["matrix"] is None and entry["counterfactual"] is None and entry["title"] == ""
+    assert entry["sentence"] == "Every step is in place: these are the real weights."
+
+
+def test_the_no_step_entry_equals_the_one_the_full_path_builds():
+    """What the full path (counterfactual with nothing removed) would return, field for field."""
+    for kwargs in ({}, {"head": "sink", "query": 3, "shut": [1]}, {"temperature": "0.05"}):
+        v = bench_view.view(**kwargs)
+        words = v["sentence"]["words"]
+        n, i = len(words), v["query"]["index"]
+        causal = bench.causal_mask(n)
+        reader = np.broadcast_to(~np.array([j in v["shut"] for j in range(n)])[None, :], (n, n))
+        tr = bench_view._head_state(tuple(words), v["head"]["name"], v["temperature"]["value"],
+                                    tuple(j in v["shut"] for j in range(n))).trace
+        cf = whatif.counterfactual(tr.scores, tr.d_k, tr.temperature, mask=reader, causal=causal)
+        built = {"without": [], "options": whatif._options(whatif.STEPS, (), tr.d_k),
+                 **whatif._compare(tr, cf, i, words, f"“{words[i]}”"),
+                 "keys": whatif._keys(tr, cf, i, words, ~causal[i]), "matrix": None}
+        entry = {k: x for k, x in v["whatif"].items()
+                 if k not in ("state", "matrix_label", "matrix_note")}
+        assert json.dumps(entry) == json.dumps(built)
+
+
+def test_the_counterfactual_matrix_says_why_a_cell_has_no_weight():
+    # without the mask, the reader's shut "fixed" (2) is the only cell left without a weight
+    rows = bench_view.view(shut=[2], without=["mask"])["whatif"]["matrix"]
+    assert all(r["masks"] == "aasaaaaa" and r["note"] == "" for r in rows)
+    # with the mask, later words keep the diagonal hatching ("f") and the shut key its own
+    rows = bench_view.view(shut=[2], without=["scale"])["whatif"]["matrix"]
+    assert rows[4]["masks"] == "aasaafff" and rows[0]["masks"] == "afffffff"
+    # at T = 0.05 every row of the default sentence overflows without the max-shift:
+    # the best q·k of each row, ÷√8 ÷ 0.05, passes ln(1.8e308) ≈ 709.78
+    words = list(bench.DEFAULT_SENTENCE)
+    S = bench.trace(words, "coreference").scores
+    best = [max(S[r, : r + 1]) / math.sqrt(8) / 0.05 for r in range(8)]
+    assert all(b > LN_MAX for b in best)
+    entry = bench_view.view(temperature="0.05", without=["shift"])["whatif"]
+    for r, row in enumerate(entry["matrix"]):
+        assert row["failure"] == "overflow" and row["cells"] == [None] * 8
+        assert row["masks"] == "u" * (r + 1) + "f" * (7 - r) and row["note"] == " (overflow)"
+    assert entry["matrix_note"] == ("Showing the matrix without the max-shift; 8 of 8 rows have "
+                                    "no weights: e^z overflows.")
+    assert entry["matrix_label"] == "Show the matrix without the max-shift"
+    unmasked = bench_view.view(without=["mask"])["whatif"]["matrix_note"]
+    assert unmasked == ("Showing the matrix without the causal mask: the hatched triangle is gone, "
+                        "and every word may look at later words.")

@@ -365,3 +365,33 @@ def test_with_javascript_the_bench_figures_drop_the_note(fresh):
     page.goto(fresh.base + "bench/")
     page.wait_for_selector("#fig-004 .bench-controls:not([hidden])", timeout=60000)  # mounted
     assert page.locator(".link-note").count() == 0
+def test_a_what_if_toggle_before_python_is_ready_shows_the_cores_numbers(fresh):
+    """Each what-if toggle on the bench and the lab is one click from the first state: with
+    Python held back, ticking it draws both rows, and on the bench the ghosts, at once."""
+    page = fresh.page
+    held = Held(page)
+    page.goto(fresh.base + "bench/")
+    page.wait_for_function(TABLES_IN)
+    page.wait_for_selector("#fig-004 .whatif-toggles:not([hidden])")
+    page.wait_for_selector('#fig-004 .runtime-status[data-state="loading"]')
+    reads = ['#fig-004 [data-whatif="cf"]', '#fig-004 [data-whatif="sentence"]',
+             "#fig-004 .ghosts .ghost"]
+    for step in ("scale", "mask", "shift"):
+        box = f'#fig-004 .whatif input[value="{step}"]'
+        shown = page.evaluate(CLICK_THEN_FRAME, [box, reads])
+        w = bench_view.view(without=[step])["whatif"]
+        assert shown[0] == [k["counterfactual"]["text"] for k in w["keys"]]
+        assert shown[1] == [w["sentence"]]
+        assert len(shown[2]) == sum(k["open"] for k in w["keys"])  # a ghost per open key
+        page.evaluate(CLICK_THEN_FRAME, [box, reads])  # untick: the first state, from the table
+    page.goto(fresh.base + "lab/")
+    page.wait_for_function(TABLES_IN)
+    page.wait_for_selector("#fig-003 .whatif-toggles:not([hidden])")
+    for step in ("scale", "shift"):
+        box = f'#fig-003 .whatif input[value="{step}"]'
+        shown = page.evaluate(CLICK_THEN_FRAME, [box, ['#fig-003 [data-whatif="cf"]']])
+        w = lab.view(without=[step])["whatif"]
+        assert shown == [[k["counterfactual"]["text"] for k in w["keys"]]]
+        page.evaluate(CLICK_THEN_FRAME, [box, ['#fig-003 [data-whatif="cf"]']])
+    assert page.get_attribute("#fig-003 .runtime-status", "data-state") in ("idle", "loading")
+    held.release()

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 
 from attention import bench_view, lab, quiz
 
@@ -246,3 +249,155 @@ def test_without_javascript_the_panels_show_the_real_state(browser, server):
     assert reveals.count() >= 3 and reveals.first.is_visible()  # no JavaScript, no hiding
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     context.close()
+
+
+# ---- The counterfactual drawn on the bench (FIG-004) and shown in the matrix (FIG-006) ----
+
+def drawing_state(page) -> dict:
+    """The drawing's what-if layer as the page shows it."""
+    return page.evaluate("""() => {
+      const svg = document.querySelector('#fig-004 .bench-drawing');
+      const all = (q) => [...svg.querySelectorAll(q)];
+      return {
+        ghosts: all('.ghosts .ghost').map(g => ({ index: Number(g.dataset.index),
+          angle: g.querySelector('.ghost-arm').getAttribute('transform'),
+          dashed: getComputedStyle(g.querySelector('.ghost-needle')).strokeDasharray !== 'none',
+          hidden: g.closest('[aria-hidden="true"]') !== null })),
+        handles: all('.ghost-handles line').map(l => Number(l.dataset.index)),
+        strata: all('.ghost-strata .ghost-stratum').map(g => g.querySelector('.fill').getAttribute('height')),
+        labels: all('.ghost-labels text').filter(t => getComputedStyle(t).display !== 'none')
+          .map(t => t.textContent),
+        trays: all('.ghost-sample rect').length,
+        note: all('.whatif-notes text').map(t => t.textContent),
+        failure: all('.whatif-notes text.failure').map(t => t.textContent),
+        viewBox: svg.getAttribute('viewBox'),
+        layerText: svg.querySelector('[data-bind="whatif"]').textContent,
+      };
+    }""")
+
+
+def open_bench(w, path, sentence):
+    open_page(w, path, BENCH_READY, sentence)
+    w.page.locator("#fig-004 .bench-drawing").scroll_into_view_if_needed()
+
+
+def test_a_removed_scale_draws_a_ghost_needle_on_each_open_key(page):
+    core = bench_view.view(shut=[2], without=["scale"])
+    open_bench(page, "bench/?shut=2&without=scale", core["whatif"]["sentence"])
+    shown = drawing_state(page.page)
+    # "she" (6) may use words 0..6, minus the shut "fixed": six open keys, six ghosts
+    assert [g["index"] for g in shown["ghosts"]] == [0, 1, 3, 4, 5, 6]
+    assert all(g["dashed"] and g["hidden"] for g in shown["ghosts"])  # no colour needed; text below
+    ghosts = core["drawing"]["whatif"]["ghosts"]
+    assert [g["angle"] for g in shown["ghosts"]] == [f"rotate({g['angle']})" for g in ghosts]
+    assert shown["trays"] == 1 and len(shown["strata"]) == 8
+    k = [x["counterfactual"]["text"] for x in core["whatif"]["keys"]]
+    assert "engineer " + k[1] in shown["labels"]  # the sample's thickest stratum, named
+    assert " ".join(shown["note"]).startswith("Dashed needles and the left sample: without ÷√8.")
+    assert shown["viewBox"] == core["drawing"]["viewbox"] != "0 0 800 600"
+    no_nan_anywhere(page.page)
+    # the step back: the layer empties and the drawing has its own height again
+    page.page.uncheck('#fig-004 .whatif input[value="scale"]')
+    page.page.wait_for_function("() => document.querySelectorAll('#fig-004 .ghost').length === 0",
+                                timeout=60000)
+    shown = drawing_state(page.page)
+    assert shown["note"] == [] and shown["trays"] == 0 and shown["viewBox"] == "0 0 800 600"
+
+
+def test_an_overflow_at_low_temperature_shows_words_not_numbers_in_the_drawing(page):
+    core = bench_view.view(temperature="0.05", without=["shift"])
+    open_bench(page, "bench/?without=shift&t=0.05", core["whatif"]["sentence"])
+    shown = drawing_state(page.page)
+    assert shown["strata"] == [] and shown["labels"] == []  # no weights drawn
+    assert " ".join(shown["failure"]) == ("e^z overflows: 1.8e308 is the largest double; "
+                                          "the naive weights are undefined. no weights")
+    assert not re.search(r"\d\.\d{3}", shown["layerText"])  # no weight anywhere in the layer
+    no_nan_anywhere(page.page)
+
+
+def matrix_cells(page) -> list[list[str]]:
+    return page.evaluate("""() => [...document.querySelectorAll('#fig-006 tbody tr')]
+      .map(tr => [...tr.querySelectorAll('td')].map(td => td.className + '|' + td.textContent))""")
+
+
+def test_without_the_mask_the_matrix_on_request_loses_its_hatching(page):
+    p = page.page
+    core = bench_view.view(head="sink", query=0, without=["mask"])
+    open_page(page, "bench/?head=sink&query=0&without=mask", BENCH_READY, core["whatif"]["sentence"])
+    real = matrix_cells(p)
+    hatched = sum("masked future" in c for row in real for c in row)
+    assert hatched == 8 * 7 // 2  # the causal mask: every later word, 28 cells
+    box = p.locator('#fig-006 input[name="whatif-matrix"]')
+    assert box.is_enabled() and p.locator("#fig-006 .whatif-matrix label").text_content().strip() \
+        == "Show the matrix without the causal mask"
+    box.focus()
+    p.keyboard.press("Space")
+    shown = matrix_cells(p)
+    assert not any("masked" in c for row in shown for c in row)  # no hatching left
+    for r, row in enumerate(core["whatif"]["matrix"]):
+        for c, cell in enumerate(row["cells"]):
+            assert shown[r][c] == f"m l{cell[1]}|{cell[0]}"  # later cells carry numbers too
+    assert any(shown[r][c].split("|")[1] != "0.000" for r in range(8) for c in range(r + 1, 8))
+    assert p.locator("#fig-006 table.matrix").evaluate("t => t.tagName") == "TABLE"  # a real table
+    status = p.locator("#fig-006 .whatif-matrix-status").text_content()
+    assert status == core["whatif"]["matrix_note"]
+    p.keyboard.press("Space")  # and back to the real matrix
+    assert matrix_cells(p) == real
+    no_nan_anywhere(p)
+
+
+def test_the_matrix_on_request_follows_the_bench_and_overflow_is_words(page):
+    p = page.page
+    core = bench_view.view(temperature="0.05", without=["shift"])
+    open_page(page, "bench/?without=shift&t=0.05", BENCH_READY, core["whatif"]["sentence"])
+    p.check('#fig-006 input[name="whatif-matrix"]')
+    shown = matrix_cells(p)
+    for r in range(8):  # every row overflows: its cells say so in a word, never a number
+        assert shown[r][: r + 1] == ["m undefined|none"] * (r + 1)
+    notes = p.locator("#fig-006 tbody th .row-empty").all_text_contents()
+    assert notes == [" (overflow)"] * 8
+    # the last step turned off in FIG-004: the control turns off, the real matrix is back
+    p.uncheck('#fig-004 .whatif input[value="shift"]')
+    p.wait_for_function("() => document.querySelector('#fig-006 input[name=\"whatif-matrix\"]').disabled",
+                        timeout=60000)
+    real = bench_view.view(temperature="0.05")["matrix"]
+    cells = matrix_cells(p)
+    assert [c.split("|")[1] for c in cells[6][:7]] == [x[0] for x in real[6][:7]]
+    assert not p.is_checked('#fig-006 input[name="whatif-matrix"]')
+    no_nan_anywhere(p)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_violations_with_the_counterfactual_shown(browser, server, scheme):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    w = watch(context, server)
+    core = bench_view.view(head="sink", query=0, without=["mask", "shift"], temperature="0.05")
+    open_page(w, "bench/?head=sink&query=0&without=mask,shift&t=0.05", BENCH_READY,
+              core["whatif"]["sentence"])
+    w.page.check('#fig-006 input[name="whatif-matrix"]')
+    results = Axe().run(w.page)
+    context.close()
+    assert results.violations_count == 0, results.generate_report()
+    w.assert_clean()
+
+
+def test_the_svg_download_carries_the_ghosts(page, tmp_path):
+    p = page.page
+    core = bench_view.view(without=["scale"])
+    open_bench(page, "bench/?without=scale", core["whatif"]["sentence"])
+    p.click("#fig-004 .share summary")
+    with p.expect_download() as info:
+        p.click("#fig-004 .share button:has-text('Drawing as SVG')")
+    text = Path(info.value.path()).read_text(encoding="utf-8")
+    root = ET.fromstring(text)
+    ns = "{http://www.w3.org/2000/svg}"
+    dashed = [line for line in root.iter(f"{ns}line")
+              if line.get("stroke-dasharray") not in (None, "none") and line.get("x1") == "0"
+              and line.get("y1") == "0"]
+    assert len(dashed) == len(core["drawing"]["whatif"]["ghosts"])  # every ghost needle, dashed
+    assert root.get("viewBox") == core["drawing"]["viewbox"]
+    words = " ".join(t.text or "" for t in root.iter(f"{ns}text"))
+    assert "Dashed needles and the left sample" in words
+    # what the page hides is not in the file either: the real tray's thin strata have no label
+    assert "engineer 0.835" in words and "fixed 0.000" not in words
+    assert root.find(f".//{ns}pattern") is not None  # the textures' patterns stay

@@ -104,9 +104,13 @@ export function fillRowHead(th, word, row, empty) {
   setText(note, empty ? " (every key shut)" : "");
 }
 
-/** A matrix cell: a weight and its shade, or why there is none ("f" later, "s" shut). */
+const NO_WEIGHT = { f: ["masked future", "later"], u: ["undefined", "none"], s: ["masked shut", "shut"] };
+
+/** A matrix cell: a weight and its shade, or why there is none ("f" later, "s" shut, "u" the
+ * row's naive softmax failed, in the what-if matrix). */
 export function fillCell(td, value, mask, c) {
-  setAttr(td, "class", value ? `m l${value[1]}` : mask === "f" ? "m masked future" : "m masked shut");
+  const [kind, word] = NO_WEIGHT[mask] || NO_WEIGHT.s;
+  setAttr(td, "class", value ? `m l${value[1]}` : `m ${kind}`);
   setAttr(td, "data-col", c);
-  setText(td, value ? value[0] : mask === "f" ? "later" : "shut");
+  setText(td, value ? value[0] : word);
 }

@@ -13,6 +13,7 @@ const WIDGETS = {
   predict: () => import("./predict.js"),
   bench: () => import("./bench.js"),
   whatif: () => import("./whatif.js"),
+  "whatif-matrix": () => import("./whatif-matrix.js"),
   quiz: () => import("./quiz.js"),
   trained: () => import("./trained.js"),
 };

@@ -6,6 +6,8 @@ import * as runtime from "./runtime.js";
 import { inLightPalette } from "./theme.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
+// the elements that draw something (not title, desc, defs or patterns, which never display)
+const DRAWN = new Set(["g", "text", "tspan", "line", "rect", "circle", "path", "polyline", "polygon"]);
 const STYLE = ["fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray", "stroke-linecap",
   "stroke-linejoin", "opacity", "font-family", "font-size", "font-weight", "text-anchor", "visibility"];
 
@@ -61,11 +63,12 @@ export function standaloneSvg(svg) {
   const clone = svg.cloneNode(true);
   const originals = [svg, ...svg.querySelectorAll("*")];
   const copies = [clone, ...clone.querySelectorAll("*")];
-  const hidden = []; // what the reader does not see (a label the page hides) is left out
+  const unseen = []; // drawn parts the page hides (display: none): the file leaves them out too
   const background = inLightPalette(() => {
     originals.forEach((element, i) => {
       const computed = getComputedStyle(element);
-      if (computed.getPropertyValue("display") === "none") hidden.push(copies[i]);
+      if (DRAWN.has(element.localName) && !element.closest("defs")
+        && computed.getPropertyValue("display") === "none") unseen.push(copies[i]);
       for (const name of STYLE) copies[i].setAttribute(name, computed.getPropertyValue(name));
       const transform = transformAttribute(element, computed); // CSS transforms beat the attribute
       if (transform) copies[i].setAttribute("transform", transform);
@@ -74,7 +77,7 @@ export function standaloneSvg(svg) {
     });
     return getComputedStyle(document.body).getPropertyValue("background-color");
   });
-  for (const element of hidden) element.remove();
+  for (const copy of unseen) copy.remove();
   const drawn = svg.getBoundingClientRect(); // the size it has on the page
   const box = svg.viewBox.baseVal;
   const backdrop = document.createElementNS(SVG_NS, "rect");

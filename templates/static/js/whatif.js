@@ -2,6 +2,7 @@
 // Python computes both (attention.whatif, in the figure's own answer); this module turns the
 // reader's toggles into requests on the figure's store and places the texts it gets back.
 
+import { renderWhatifDrawing } from "./bench-whatif.js";
 import { setAttr, setText } from "./dom.js";
 
 const $ = (root, selector) => root.querySelector(selector);
@@ -68,13 +69,6 @@ export function render(root, w, focused) {
   }
 }
 
-/** Mark the bench's stopcocks that the counterfactual opens (later words without the mask). */
-function markDrawing(host, w) {
-  for (const k of w.keys) {
-    const valve = host.querySelector(`.bench-drawing .valve[data-index="${k.index}"]`);
-    if (valve) valve.classList.toggle("whatif-open", k.future && k.open);
-  }
-}
 
 /** Add the removed steps to the figure's later requests; with none removed, add nothing, so
  * a request is the very one the page's precomputed answers are keyed by. */
@@ -124,6 +118,7 @@ export function mount(root, store) {
     root.classList.remove("stale");
     status.textContent = "";
     render(root, w, document.activeElement);
-    markDrawing(host, w);
+    // the bench drawing shows it too: ghost needles, opened stopcocks, a second core sample
+    if (s.answer.data.drawing) renderWhatifDrawing(host, s.answer.data.drawing);
   });
 }
