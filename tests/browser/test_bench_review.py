@@ -511,6 +511,8 @@ AFTER_SUBMIT = {  # the click, and the state it must make of the new sentence
                  "new MouseEvent('click', {bubbles: true}))", {"shut": [1]}),
     "temperature": ("(() => { const t = document.querySelector('#bench-t'); t.value = '2';"
                     " t.dispatchEvent(new Event('input', {bubbles: true})); })()", {"temperature": "2"}),
+    "what-if": ("document.querySelector('#fig-004 .whatif input[value=\"scale\"]').click()",
+                {"without": ["scale"]}),
 }
 
 

@@ -11,6 +11,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from attention import bench_view, lab, quiz
+from tests.browser.conftest import watch
 
 
 LAB_READY = '#fig-003 .runtime-status[data-state="ready"]'

@@ -90,7 +90,8 @@ export function mount(root, store) {
   toggles.addEventListener("change", () => {
     keep(store, ticked(root)); // every later request of the figure keeps them
     status.textContent = "Computing…";
-    store.ask({ figure, ...state, ...store.extras });
+    // a change: right after "Use sentence" it is made on the new sentence, not the one on screen
+    store.change(() => ({ figure, ...state }), { without: store.extras.without });
   });
   const reachButton = $(root, '[data-whatif="reach-button"]');
   if (reachButton) {
