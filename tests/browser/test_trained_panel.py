@@ -124,3 +124,17 @@ def test_a_shared_link_opens_the_picked_head(site_page):
                            ".classList.contains('stale')")
     assert shown(page)["trained"] == committed_row(0, "4-5", 3)
     assert page.locator("#trained-head").input_value() == "4-5"
+
+
+def test_the_numbering_note_names_a_real_head_and_bench_controls_only_beside_the_bench(no_js, server):
+    no_js.goto(server + "bench/")
+    text = no_js.locator("#fig-008 .trained-differs").text_content()
+    r = COMMITTED["search"]["results"]["coreference"]
+    here, theirs = f"layer {r['layer']}, head {r['head']}", f"layer {r['layer'] + 1}, head {r['head'] + 1}"
+    assert "BERT-base" in text and "count both from 1" in text
+    assert f"{here} (its best coreference match) would be {theirs}" in text
+    assert "8-10" not in text and "layer 7" not in text  # Clark's BERT-base head is not this model's
+    assert "stopcocks" in text  # on the bench page the controls are right there
+    no_js.goto(server + "embed/trained/")
+    embedded = no_js.locator("#fig-008 .trained-differs").text_content()
+    assert "BERT-base" in embedded and "stopcocks" not in embedded and "temperature 1." in embedded
