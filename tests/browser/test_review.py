@@ -331,6 +331,12 @@ OVERFLOW = """(sel) => {
 }"""
 
 
+# How many lines each vector ("[a, b]") of a figure's tables takes, as a sorted set.
+VECTOR_LINES = """(sel) => [...new Set([...document.querySelectorAll(sel + ' td.num, ' + sel + ' .key-vector')]
+  .filter(e => e.textContent.trim().startsWith('[')).map(e => { const r = document.createRange();
+    r.selectNodeContents(e); return new Set([...r.getClientRects()].map(c => Math.round(c.top))).size; }))].sort()"""
+
+
 @pytest.fixture
 def phone(browser, server):
     context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
@@ -353,7 +359,9 @@ def test_at_360px_no_part_of_a_figure_is_cut_off(phone, url, figure):
     for wrap in seen["wraps"]:
         assert not wrap["caption"]  # the caption sits outside the scrolling part
         assert wrap["role"] == "region" and "gradient" in wrap["cue"]  # marked, and cued when it scrolls
-        assert not wrap["scrolls"]  # the default state's working fits a phone: results in view
+        if figure == "#fig-003":
+            assert not wrap["scrolls"]  # the default state's working fits a phone: results in view
+    assert page.evaluate(VECTOR_LINES, figure) == [1]  # a vector never breaks inside its brackets
     if figure == "#fig-003":
         lines = page.locator("#fig-003 thead th").nth(4).evaluate("""e => { const r = document.createRange();
             r.selectNodeContents(e); return new Set([...r.getClientRects()].map(c => Math.round(c.top))).size; }""")
@@ -531,3 +539,28 @@ def test_at_1280px_the_toy_tables_fit_their_figures(desk, url, figure):
     desk.page.goto(desk.base + url)
     seen = desk.page.evaluate(OVERFLOW, figure)
     assert seen["out"] == [] and not any(w["scrolls"] for w in seen["wraps"])
+    assert desk.page.evaluate(VECTOR_LINES, figure) == [1]  # "[1.000," never ends a line
+
+
+def test_at_360px_fig_002s_query_edge_clears_its_word_and_bars_are_readable(phone):
+    page = phone.page
+    page.goto(phone.base + "mixture/")
+    seen = page.evaluate("""() => {
+      const th = document.querySelector('#fig-002 tr.is-query > th');
+      const edge = parseFloat(getComputedStyle(th).boxShadow.match(/(\\d+(\\.\\d+)?)px 0px 0px 0px/)[1]);
+      const left = th.getBoundingClientRect().left;
+      const glyphs = [...th.querySelectorAll('.key-token, .key-vector')].map(e => {
+        const r = document.createRange(); r.selectNodeContents(e); return r.getClientRects()[0].left - left; });
+      return {edge, glyphs, bars: [...document.querySelectorAll('#fig-002 .bar')].map(b => b.getBoundingClientRect().width)};
+    }""")
+    assert seen["edge"] >= 3 and all(g >= seen["edge"] + 2 for g in seen["glyphs"])  # no glyph under the edge
+    assert min(seen["bars"]) >= 36  # 0.140 of the bar is at least 5 px, not a sliver
+
+
+def test_the_whatif_footer_numbers_look_like_the_rows_numbers(no_js, server):
+    no_js.goto(server + "lab/")
+    style = """(sel) => { const e = document.querySelector(sel), s = getComputedStyle(e);
+      return [s.fontFamily, s.fontWeight, s.fontSize]; }"""
+    row = no_js.evaluate(style, '#fig-003 .whatif-table [data-whatif="real"]')
+    for cell in ("real-top", "real-entropy"):
+        assert no_js.evaluate(style, f'#fig-003 .whatif-table [data-whatif="{cell}"]') == row
