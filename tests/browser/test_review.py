@@ -24,6 +24,8 @@ def rgb(text: str) -> tuple[float, float, float]:
     text = text.strip()
     if text.startswith("#"):
         return tuple(int(text[i:i + 2], 16) for i in (1, 3, 5))
+    if text.startswith("color(srgb"):  # what Chromium reports for a color-mix()
+        return tuple(float(x) * 255 for x in re.findall(r"[\d.]+", text)[:3])
     return tuple(float(x) for x in re.findall(r"[\d.]+", text)[:3])
 
 
