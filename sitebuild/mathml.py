@@ -84,7 +84,8 @@ _PLAIN = [
     (r"n×m", r"n\times m"),
     (r"(?<![\w-])W_i\^[QKV](?![\w])", None),  # W_i^Q, W_i^K, W_i^V: head i's projections
     (r"(?<![\w-])([dW])_([kvKQV])(?![\w])", None),  # d_k, d_v, W_Q, W_K, W_V
-    (r"(?<![\w.])10\^\d+(?![\w])", lambda plain: f"10^{{{plain[3:]}}}"),  # 10^308
+    (r"(?<![\w.])(?:\d+(?:\.\d+)? × )?10\^\d+(?![\w])",  # 1.8 × 10^308, kept on one line
+     lambda plain: re.sub(r"\^(\d+)", r"^{\1}", plain.replace(" × ", r" \times "))),
     (r"(?<![\w-])e\^z(?![\w])", "e^z"),
     (r"(?<![\w-])AV(?![\w])", "AV"),
     (r"−∞", r"-\infty"),
@@ -103,7 +104,8 @@ def formulas_in_text(text: str) -> str:
     True
     >>> "<msubsup><mi>W</mi><mrow><mi>i</mi></mrow><mi>Q</mi></msubsup>" in formulas_in_text("W_i^Q,")
     True
-    >>> "<msup><mn>10</mn><mrow><mn>308</mn></mrow></msup>" in formulas_in_text("about 1.8 × 10^308")
+    >>> html = formulas_in_text("about 1.8 × 10^308")
+    >>> html.startswith("about <math") and "<mo>×</mo><msup><mn>10</mn><mrow><mn>308</mn></mrow></msup>" in html
     True
     """
     from markupsafe import escape
