@@ -314,6 +314,36 @@ def _box(x0: float, y0: float, x1: float, y1: float, margin: float) -> str:
     return f"{x0 - margin:g} {-(y1 + margin):g} {x1 - x0 + 2 * margin:g} {y1 - y0 + 2 * margin:g}"
 
 
+# Where the output's "o" may sit beside its dot, in value units: (right, up, text-anchor). The
+# first is the usual place; the others are tried when a value's dot or name is closer.
+O_SPOTS = ((-0.11, -0.2, "end"), (0.11, -0.2, "start"), (-0.11, 0.1, "end"), (0.11, 0.1, "start"))
+O_HALF = 0.05  # about half the width and height of the "o" at the plot's font size
+
+
+def _output_label(at: np.ndarray, V: np.ndarray, tokens) -> dict:
+    """Return where the output's "o" goes: the spot of O_SPOTS farthest from every value's dot
+    and from the middle of its name (drawn up and right of the dot), the first on a tie.
+
+    Schema: ``{"x", "y", "anchor"}``, x and y in the label's own y-down coordinates.
+
+    >>> V = np.array([[1.0, 0.0], [0.0, 2.0], [1.0, 2.0]])  # (m, d_v)
+    >>> _output_label(np.array([0.5, 1.0]), V, ["a", "b", "c"])  # far from all: the usual spot
+    {'x': -0.11, 'y': 0.2, 'anchor': 'end'}
+    >>> _output_label(np.array([1.0, 0.2]), V, ["a", "b", "c"])["y"]  # just above a: go up
+    -0.1
+    """
+    names = np.array([[x + 0.09 + O_HALF * len(t), y + 0.13] for (x, y), t in zip(V, tokens)])
+    avoid = np.vstack([V, names])  # (2m, 2): dots and the middles of their names
+
+    def clearance(spot):
+        right, up, anchor = spot
+        middle = at + [right + (O_HALF if anchor == "start" else -O_HALF), up + O_HALF]  # (2,)
+        return round(float(np.min(np.hypot(*(avoid - middle).T))), 6)
+
+    best = max(O_SPOTS, key=clearance)  # max keeps the first of equals
+    return {"x": best[0], "y": -best[1], "anchor": best[2]}
+
+
 def _plot(V: np.ndarray, allowed: list[bool], output: np.ndarray) -> dict:
     """Return the value plot's geometry in value coordinates: points, hull and output."""
     idx = [j for j, on in enumerate(allowed) if on]
@@ -325,7 +355,8 @@ def _plot(V: np.ndarray, allowed: list[bool], output: np.ndarray) -> dict:
                    for t, v, a in zip(toy.TOKENS, V, allowed)],
         "hull": " ".join(f"{V[j][0]:g},{V[j][1]:g}" for j in hull),
         "output": {"x": float(output[0]), "y": float(output[1]),
-                   "text": f"[{fixed(output[0])}, {fixed(output[1])}]"},
+                   "text": f"[{fixed(output[0])}, {fixed(output[1])}]",
+                   "label": _output_label(output, V, toy.TOKENS)},
         "summary": f"Output [{fixed(output[0])}, {fixed(output[1])}] lies inside the hull of "
                    "the allowed values.",
     }

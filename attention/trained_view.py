@@ -21,7 +21,6 @@ DATA = Path(__file__).parent / "data" / "trained.json"
 LAYERS, HEADS = 6, 12  # all-MiniLM-L6-v2 (checked against the data file by the tests)
 SITE_DIR = "data/trained/"  # where the build puts one JSON file per example sentence
 STRENGTH = ((0.7, "strong"), (0.5, "moderate"), (0.0, "weak"))  # how a match score is described
-CLARK_EXAMPLE = (8, 10)  # Clark et al.'s head "8-10" (counted from 1), to show the numbering
 
 
 @functools.lru_cache(maxsize=1)
@@ -107,6 +106,19 @@ def label(name: str) -> str:
     return f"layer {layer}, head {head}"
 
 
+def counted_from_one(name: str) -> dict[str, str]:
+    """Return a head of this model named both ways: as here (from 0) and as Clark et al.
+    count layers and heads (from 1), so the panel can show the conversion on a real head.
+
+    Schema: ``{"ours": "layer L, head H", "theirs": "layer L+1, head H+1"}``.
+
+    >>> counted_from_one("2-0")
+    {'ours': 'layer 2, head 0', 'theirs': 'layer 3, head 1'}
+    """
+    layer, head = parse_head(name)
+    return {"ours": label(name), "theirs": f"layer {layer + 1}, head {head + 1}"}
+
+
 def measured() -> dict[str, dict]:
     """Return the head search's results by hand-set head, for the claims page.
 
@@ -172,8 +184,8 @@ def panel(sentence=None, head="coreference", query=None, trained=None, **bench_s
         "model": d["model"], "sentences": len(d["search"]["sentences"]),
         "layers": LAYERS, "per_layer": HEADS,
         "strengths": [{"word": word, "floor": f"{floor:g}"} for floor, word in STRENGTH[:-1]],
-        "clark": {"theirs": head_name(*CLARK_EXAMPLE),
-                  "ours": f"layer {CLARK_EXAMPLE[0] - 1}, head {CLARK_EXAMPLE[1] - 1}"},
+        # the numbering shown on this model's own best coreference head, a head that exists
+        "clark": {**counted_from_one(matched()["coreference"]), "behaviour": "coreference"},
         "default": " ".join(bench.DEFAULT_SENTENCE),
     }
 

@@ -82,7 +82,11 @@ _PLAIN = [
     (r"QKᵀ", r"QK^{\mathsf T}"),
     (r"n×d_v", r"n\times d_v"),
     (r"n×m", r"n\times m"),
+    (r"(?<![\w-])W_i\^[QKV](?![\w])", None),  # W_i^Q, W_i^K, W_i^V: head i's projections
     (r"(?<![\w-])([dW])_([kvKQV])(?![\w])", None),  # d_k, d_v, W_Q, W_K, W_V
+    (r"(?<![\w.])(?:\d+(?:\.\d+)? × )?10\^\d+(?![\w])",  # 1.8 × 10^308, kept on one line
+     lambda plain: re.sub(r"\^(\d+)", r"^{\1}", plain.replace(" × ", r" \times "))),
+    (r"(?<![\w-])e\^z(?![\w])", "e^z"),
     (r"(?<![\w-])AV(?![\w])", "AV"),
     (r"−∞", r"-\infty"),
 ]
@@ -91,12 +95,17 @@ _FORMULA = re.compile(r"\$([^$]+)\$|" + "|".join(f"({p})" for p, _ in _PLAIN))
 
 def formulas_in_text(text: str) -> str:
     r"""Return text as HTML with its formulas set as MathML: ``$…$`` spans, and the plain
-    notations the claims ledger uses (softmax(QKᵀ/√d_k)V, d_k, W_Q, n×m, −∞ …).
+    notations the claims ledger uses (softmax(QKᵀ/√d_k)V, d_k, W_Q, W_i^Q, n×m, −∞, 10^308 …).
 
     >>> html = formulas_in_text("Divide by √d_k & mix: <b>")
     >>> html.startswith("Divide by <math") and "<msqrt>" in html and html.endswith(" &amp; mix: &lt;b&gt;")
     True
     >>> "<msub><mi>W</mi><mrow><mi>Q</mi></mrow></msub>" in formulas_in_text("W_Q")
+    True
+    >>> "<msubsup><mi>W</mi><mrow><mi>i</mi></mrow><mi>Q</mi></msubsup>" in formulas_in_text("W_i^Q,")
+    True
+    >>> html = formulas_in_text("about 1.8 × 10^308")
+    >>> html.startswith("about <math") and "<mo>×</mo><msup><mn>10</mn><mrow><mn>308</mn></mrow></msup>" in html
     True
     """
     from markupsafe import escape
@@ -107,7 +116,8 @@ def formulas_in_text(text: str) -> str:
         latex = match.group(1)
         if latex is None:
             plain = match.group(0)
-            latex = next(rep if rep is not None else re.sub(r"_(\w)", r"_{\1}", plain)
+            latex = next(rep(plain) if callable(rep) else rep if rep is not None
+                         else re.sub(r"_(\w)", r"_{\1}", plain)
                          for pattern, rep in _PLAIN if re.fullmatch(pattern, plain))
         out.append(to_mathml(latex, display=False))
         last = match.end()

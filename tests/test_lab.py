@@ -147,3 +147,21 @@ def test_the_spoken_sentence_names_each_key_and_the_output():
 def test_big_keyboard_steps_and_edges(move, fields):
     assert lab.view(["1", "1"], move=move)["fields"] == fields
     assert lab.view(["2.5", "2.5"], move="up-big")["fields"] == ["2.5", "3"]  # clamped to the pad
+
+
+@pytest.mark.parametrize("query, mask", [(("3", "-3"), [True, False, True]),   # o just above grid
+                                         (("-3", "0"), None),                 # o just below load
+                                         (("1", "1"), None)])                 # the default
+def test_the_outputs_o_keeps_clear_of_every_value_dot(query, mask):
+    v = lab.view(query=query, mask=mask)
+    out = v["plot"]["output"]
+    label = out["label"]
+    # the label's middle in value units: its y is drawn downwards; "end" means it sits to the left
+    middle = np.array([out["x"] + label["x"] + (0.05 if label["anchor"] == "start" else -0.05),
+                       out["y"] - label["y"] + 0.05])
+    for p in v["plot"]["value_points"]:  # a dot's radius (0.06), half an "o" (~0.07) and a gap
+        assert math.dist(middle, (p["x"], p["y"])) > 0.2, p["token"]
+
+
+def test_the_outputs_o_stays_in_its_usual_place_when_nothing_is_near():
+    assert lab.view()["plot"]["output"]["label"] == {"x": -0.11, "y": 0.2, "anchor": "end"}

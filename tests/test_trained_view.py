@@ -103,3 +103,13 @@ def test_the_trained_fragment_reads_the_bench_url():
     html = fragment("trained", "trained=4-5&query=2")
     assert 'data-bind="trained-head">layer 4, head 5<' in html
     assert 'data-bind="query-word">fixed<' in html
+
+
+def test_the_clark_numbering_example_is_a_head_of_this_model_counted_both_ways():
+    p = trained_view.panel()
+    r = COMMITTED["search"]["results"]["coreference"]  # a head that exists in the data
+    n_layers = len(COMMITTED["examples"][0]["rows"])
+    assert 0 <= r["layer"] < n_layers
+    assert p["clark"]["ours"] == f"layer {r['layer']}, head {r['head']}"
+    assert p["clark"]["theirs"] == f"layer {r['layer'] + 1}, head {r['head'] + 1}"
+    assert p["clark"]["behaviour"] == "coreference"

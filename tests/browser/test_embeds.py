@@ -210,3 +210,20 @@ def test_the_heads_embed_stays_static(browser, server):
     assert w.page.locator("#fig-007 .share button:has-text('CSV')").count() == 0
     w.assert_clean()
     context.close()
+
+
+def test_the_guides_live_example_toggles_and_keeps_focus_on_its_button(desktop):
+    page = desktop.page
+    page.goto(desktop.base + "embed/")
+    button = page.locator("[data-embed-example]").first
+    slot = page.locator("#" + button.get_attribute("aria-controls"))
+    assert button.get_attribute("aria-expanded") == "false"
+    button.focus()
+    page.keyboard.press("Enter")
+    assert slot.locator("iframe").count() == 1
+    assert button.is_visible() and button.get_attribute("aria-expanded") == "true"
+    assert page.evaluate("document.activeElement === document.querySelector('[data-embed-example]')")
+    assert "Hide" in button.text_content()
+    page.keyboard.press("Enter")
+    assert slot.locator("iframe").count() == 0 and button.get_attribute("aria-expanded") == "false"
+    assert page.evaluate("document.activeElement === document.querySelector('[data-embed-example]')")

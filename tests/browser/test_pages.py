@@ -185,3 +185,17 @@ def test_without_javascript_the_lab_states_its_state_and_the_guide_names_its_pla
     assert not page.get_by_text("Drag the point on the pad").is_visible()
     page.goto(server + "embed/")
     assert "placeholder" in page.locator('[data-bind="placeholder-note"]').inner_text()
+
+
+def test_learner_text_has_no_raw_sub_or_superscripts(no_js, server):
+    from attention import toy
+    no_js.goto(server + "claims/")
+    plain = no_js.evaluate("""() => { const main = document.querySelector('main').cloneNode(true);
+      main.querySelectorAll('math').forEach(m => m.remove()); return main.textContent; }""")
+    for raw in ("W_i", "^Q", "10^308", "e^z", "_", "^"):
+        assert raw not in plain, raw
+    assert no_js.locator("#CL-061 math msup").count() >= 2  # 10^308 and e^z set as superscripts
+    no_js.goto(server + "lab/")
+    d_k = toy.W_K.shape[1]  # the lab's keys have as many coordinates as W_K has columns
+    heads = no_js.locator("main li > strong").all_text_contents()
+    assert f"Without ÷√{d_k}." in heads and not any("_" in h for h in heads)

@@ -124,3 +124,37 @@ def test_a_shared_link_opens_the_picked_head(site_page):
                            ".classList.contains('stale')")
     assert shown(page)["trained"] == committed_row(0, "4-5", 3)
     assert page.locator("#trained-head").input_value() == "4-5"
+
+
+def test_the_numbering_note_names_a_real_head_and_bench_controls_only_beside_the_bench(no_js, server):
+    no_js.goto(server + "bench/")
+    text = no_js.locator("#fig-008 .trained-differs").text_content()
+    r = COMMITTED["search"]["results"]["coreference"]
+    here, theirs = f"layer {r['layer']}, head {r['head']}", f"layer {r['layer'] + 1}, head {r['head'] + 1}"
+    assert "BERT-base" in text and "count both from 1" in text
+    assert f"{here} (its best coreference match) would be {theirs}" in text
+    assert "8-10" not in text and "layer 7" not in text  # Clark's BERT-base head is not this model's
+    assert "stopcocks" in text  # on the bench page the controls are right there
+    no_js.goto(server + "embed/trained/")
+    embedded = no_js.locator("#fig-008 .trained-differs").text_content()
+    assert "BERT-base" in embedded and "stopcocks" not in embedded and "temperature 1." in embedded
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+def test_fig_008_is_all_sans_spaced_and_its_tables_line_up_with_its_text(browser, server, width):
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.goto(server + "bench/")
+    page.wait_for_selector("#fig-008 .trained-controls:not([hidden])", timeout=60000)
+    seen = page.evaluate("""() => {
+      const f = document.querySelector('#fig-008'), font = (s) => getComputedStyle(f.querySelector(s)).fontFamily;
+      const box = (s) => f.querySelector(s).getBoundingClientRect();
+      return {title: font('.fig-title'), label: font('.trained-controls label'), select: font('#trained-head'),
+              gap: box('.trained-download').top - box('.trained-search').bottom,
+              text: box('.trained-differs').left - f.getBoundingClientRect().left,
+              caption: box('.trained-rows caption').left - f.getBoundingClientRect().left};
+    }""")
+    assert seen["label"] == seen["title"] and seen["select"] == seen["title"]  # the figure's sans
+    assert seen["gap"] >= 8  # "How the heads were matched" does not run into the JSON link
+    assert abs(seen["caption"] - seen["text"]) <= 1  # the table's caption lines up with the text
+    context.close()

@@ -49,16 +49,27 @@ addEventListener("message", (event) => {
   }
 });
 
-for (const button of document.querySelectorAll("[data-embed-example]")) {
-  button.hidden = false;
-  button.addEventListener("click", () => {
-    const id = button.dataset.embedExample;
+/** Show or hide one live example; the button stays, says which it will do, and keeps focus. */
+function toggleExample(button) {
+  const id = button.dataset.embedExample;
+  const slot = document.querySelector(`[data-example-slot="${id}"]`);
+  const open = button.getAttribute("aria-expanded") !== "true";
+  if (open) {
     const frame = document.createElement("iframe");
     Object.assign(frame, { src: `${base}embed/${id}/`, title: `Live example: ${id}`, width: "100%" });
     frame.height = button.dataset.height;
     frame.allow = "clipboard-write";
     frame.dataset.attentionBench = "";
-    document.querySelector(`[data-example-slot="${id}"]`).replaceChildren(frame);
-    button.hidden = true;
-  });
+    slot.replaceChildren(frame);
+  } else {
+    slot.replaceChildren();
+  }
+  button.setAttribute("aria-expanded", String(open));
+  button.textContent = open ? "Hide the live example" : "Show a live example here";
+}
+
+for (const button of document.querySelectorAll("[data-embed-example]")) {
+  button.hidden = false;
+  button.setAttribute("aria-expanded", "false");
+  button.addEventListener("click", () => toggleExample(button));
 }
