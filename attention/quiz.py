@@ -81,7 +81,7 @@ def _temperature(d: dict) -> dict:
            "same": "Its share hardly moves: to three decimals it reads the same."}[answer]
     return {"id": "temperature",
             "prompt": f"At T = {typed(target)}, does “{_label(words, top)}” get more or less of "
-                      f"“{words[i]}”'s unit than now, at T = {typed(t)}?",
+                      f"“{words[i]}”’s unit than now, at T = {typed(t)}?",
             "choices": [{"id": "more", "label": "More"}, {"id": "less", "label": "Less"},
                         {"id": "same", "label": "About the same"}],
             "answer": answer,
@@ -143,7 +143,7 @@ def _naive(d: dict) -> dict:
                "exactly 1, so the real weights are fine.")
     return {"id": "naive",
             "prompt": f"Under the {s['head']} head at T = {typed(NAIVE_T)}, what happens to "
-                      f"“{words[i]}”'s weights without the max-shift?",
+                      f"“{words[i]}”’s weights without the max-shift?",
             "choices": [{"id": "same", "label": "The same weights"},
                         {"id": "different", "label": "Different weights"},
                         {"id": "undefined", "label": "No weights: a number overflows or "

@@ -516,6 +516,17 @@ def weights_shown(page) -> list[str]:
         .map(e => e.checkVisibility({visibilityProperty: true}) ? e.textContent : null)""")
 
 
+def test_the_outputs_o_moves_clear_of_the_value_dots_as_the_query_changes(lab_page):
+    page = lab_page
+    page.fill("#lab-q1", "-3")
+    page.fill("#lab-q2", "0")
+    label = lab.view(("-3", "0"))["plot"]["output"]["label"]
+    assert label != lab.view()["plot"]["output"]["label"]  # this query moves it from its usual place
+    page.wait_for_function("""(l) => { const t = document.querySelector('#fig-003 [data-bind="output-label"]');
+        return t.getAttribute('x') === String(l.x) && t.getAttribute('y') === String(l.y)
+            && t.getAttribute('text-anchor') === l.anchor; }""", arg=label)
+
+
 @pytest.mark.parametrize("typed, value", [("\u22123", -3.0), ("1,5", 1.5)])
 def test_the_lab_takes_a_true_minus_and_a_decimal_comma(lab_page, typed, value):
     page = lab_page

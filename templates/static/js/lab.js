@@ -24,6 +24,10 @@ export function render(root, data, focused) {
   $(root, '[data-bind="hull"]').setAttribute("points", data.plot.hull);
   const out = data.plot.output;
   $(root, '[data-bind="output-point"]').setAttribute("transform", `translate(${out.x} ${out.y})`);
+  const label = $(root, '[data-bind="output-label"]'); // placed by Python clear of the value dots
+  for (const [name, value] of [["x", out.label.x], ["y", out.label.y], ["text-anchor", out.label.anchor]]) {
+    label.setAttribute(name, value);
+  }
   $(root, '[data-bind="plot-desc"]').textContent = data.plot.summary;
   $(root, '[data-bind="output"]').textContent = data.output.text;
   const pad = data.pad;
