@@ -45,9 +45,12 @@ export const loading = () => pending > 0;
 /** Resolves once every table asked for so far has arrived (or failed). */
 export const settled = () => Promise.all(tables.values());
 
-/** The answer to a request sent as JSON text, as a fresh object, or undefined. */
+/** The answer to a request sent as JSON text, as a fresh object, or undefined. A request's
+ * `have` (the matrix the page holds, attention.delta) changes no state: the tables are keyed
+ * without it, and their answers are whole. */
 export function lookup(json) {
-  const answer = keys.get(canonical(JSON.parse(json)));
+  const { have, ...request } = JSON.parse(json);
+  const answer = keys.get(canonical(request));
   return answer === undefined ? undefined : structuredClone(answer);
 }
 

@@ -6,6 +6,7 @@ import * as runtime from "./runtime.js";
 
 // a ready runtime answering later than this says that it is computing
 const SLOW_MS = 250;
+const slowMs = () => Number(document.body.dataset.runtimeSlow || SLOW_MS); // tests may set it
 const MB = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 // @param {{state: string, reason: string, offline: boolean, loaded: number}} runtime
@@ -81,7 +82,7 @@ export function attach(view, root, session) {
     clearTimeout(slow);
     // Python is ready and answers within a frame or two: dim the figure only if it does not
     // (a dim-undim flash per click would cost two restyles of the whole figure, and flicker)
-    if (waiting && !view.link && status.state === "ready") slow = setTimeout(() => showWait(true, text, status), SLOW_MS);
+    if (waiting && !view.link && status.state === "ready") slow = setTimeout(() => showWait(true, text, status), slowMs());
     else showWait(waiting, text, status);
   };
   button.addEventListener("click", () => runtime.allow());
