@@ -64,7 +64,8 @@ export function attach(view, root, session) {
   let last = { state: "idle" };
   let slow = 0; // the timer that shows a ready runtime's wait, if the answer is slow to come
   const showWait = (waiting, text, status) => {
-    if (!top.hidden !== (waiting && Boolean(text))) top.hidden = !waiting || !text;
+    const hide = !waiting || !text;
+    if (top.hidden !== hide) top.hidden = hide;
     const notice = waiting ? (view.link ? "Opening the state from your link. " : "") + text : "";
     if (top.textContent !== notice) top.textContent = notice;
     const dim = waiting && status.state !== "failed";
