@@ -166,7 +166,7 @@ export function unmountPage() {
 export function preload(doc, url) {
   for (const root of doc.querySelectorAll("[data-widget]")) WIDGETS[root.dataset.widget]?.().catch(() => {});
   const tables = (doc.body.dataset.answers || "").split(" ").filter(Boolean);
-  answers.load(tables.map((u) => new URL(u, url).href).join(" "));
+  answers.load(tables.map((u) => new URL(u, url).href).join(" "), undefined, true);
 }
 
 // Tell the offline module when Python has started (or failed): it registers then.
