@@ -15,10 +15,11 @@ No NaN or infinity ever appears in an answer.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 
-from . import bench_view, export, figures, lab, quiz, trained_view, urlstate
+from . import bench_view, delta, export, figures, lab, quiz, trained_view, urlstate
 
 __all__ = ["MAX_REQUEST", "handle", "handle_json"]
 
@@ -57,9 +58,21 @@ def _export(state: dict) -> dict:
     return {"filename": export.filename(table), "csv": export.to_csv(table), "json": table}
 
 
+def _bench(state: dict) -> dict:
+    """Answer the bench; leave out the matrix when the request's ``have`` names the one the
+    page already holds (attention.delta)."""
+    state = dict(state)
+    try:
+        have = delta.read_have(state.pop("have", None))
+    except ValueError as exc:
+        raise bench_view.BenchInputError("have", str(exc)) from None
+    return delta.trim(trained_view.with_pick(bench_view.view, state), have)
+
+
 FIGURES = {  # name: (builder taking the state as a dict, the fields a request may set)
-    "bench": (lambda state: trained_view.with_pick(bench_view.view, state),
-              {"sentence", "head", "query", "temperature", "slider", "shut", "without", "trained"}),
+    "bench": (_bench,
+              {"sentence", "head", "query", "temperature", "slider", "shut", "without", "trained",
+               "have"}),
     "export": (_export, {"of", "state", "url"}),
     "fig-002": (_fig_002, {"query"}),
     "lab": (lambda state: lab.view(**state),
@@ -142,7 +155,24 @@ def _errors(problems) -> str:
 
 
 def handle_json(text) -> str:
-    """Answer a JSON request with a JSON answer; every failure becomes a structured error."""
+    """Answer a JSON request with a JSON answer; every failure becomes a structured error.
+
+    The answer depends on the text alone, so the last few are kept: a reader clicking back
+    and forth between rows gets each answer again without recomputing or re-encoding it.
+    """
+    if isinstance(text, str) and len(text) <= MAX_REQUEST:
+        return _answer_text(text)
+    return _answer_text_uncached(text)
+
+
+@functools.lru_cache(maxsize=32)
+def _answer_text(text: str) -> str:
+    """handle_json for request text, remembered."""
+    return _answer_text_uncached(text)
+
+
+def _answer_text_uncached(text) -> str:
+    """Answer a request (text or anything else) as JSON text."""
     try:
         if not isinstance(text, str):
             raise RequestError("A request must be JSON text.")

@@ -37,18 +37,32 @@ def _choices(words, positions) -> list[dict]:
     return [{"id": f"w{j}", "label": _label(words, j)} for j in sorted(set(positions))]
 
 
+def _weights(d: dict, temperature: str, shut: list[int]) -> np.ndarray | None:
+    """The query's weights on the bench of ``d`` at another temperature (as typed) or with
+    other stopcocks shut, computed as the bench computes them (``bench_view.view``) but
+    without its table and drawing; None when every key the query may use is shut.
+    """
+    words, i = d["sentence"]["words"], d["query"]["index"]
+    n = len(words)
+    causal = bench.causal_mask(n)  # (n, n)
+    allowed = causal & ~np.isin(np.arange(n), shut)[None, :]  # (n, n)
+    if not allowed[i].any():
+        return None
+    empty = ~allowed.any(axis=1)  # (n,): rows left with nothing fall back, as on the bench
+    t = bench_view._temperature(temperature, None)
+    mask = np.where(empty[:, None], causal, allowed)  # (n, n)
+    return bench.trace(words, d["state"]["head"], t, mask=mask).weights[i]  # (n,)
+
+
 def _shut_top(d: dict) -> dict | None:
     """Shut the query's heaviest key: the runner-up takes the most (ratios are kept)."""
     words, i = d["sentence"]["words"], d["query"]["index"]
     weights = np.array([r["weight"]["value"] for r in d["rows"]])  # (n,)
     top = int(weights.argmax())
     s = d["state"]
-    try:
-        after = bench_view.view(s["sentence"], s["head"], i, s["temperature"],
-                                shut=sorted({*s["shut"], top}))
-    except bench_view.BenchInputError:
+    new = _weights(d, s["temperature"], sorted({*s["shut"], top}))  # (n,)
+    if new is None:
         return None  # nothing would be left to pour
-    new = np.array([r["weight"]["value"] for r in after["rows"]])  # (n,)
     answer = int(new.argmax())
     others = [j for j in np.argsort(-weights, kind="stable") if j != top and weights[j] > 0
               or j == answer][:3]
@@ -69,9 +83,7 @@ def _temperature(d: dict) -> dict:
     target = COLD if t > COLD else WARM
     weights = [r["weight"]["value"] for r in d["rows"]]
     top = int(np.argmax(weights))
-    s = d["state"]
-    other = bench_view.view(s["sentence"], s["head"], i, typed(target), shut=s["shut"])
-    w = other["rows"][top]["weight"]["value"]
+    w = float(_weights(d, typed(target), d["state"]["shut"])[top])
     diff = w - weights[top]
     answer = "same" if abs(diff) < whatif.CHANGED else "more" if diff > 0 else "less"
     why = {"more": "Dividing by a smaller T stretches the gaps between the scores, so the "

@@ -127,6 +127,9 @@ def bench_clicks(browser, base: str, clicks: int = 60) -> dict:
     page.fill("#bench-sentence", FORTY)
     page.press("#bench-sentence", "Enter")
     page.wait_for_function("() => document.querySelectorAll('#fig-006 tbody tr').length === 40")
+    # each of rows 0-35 once (no two neighbours read the same word): no answer is cached yet
+    fresh = [(row.format(j), word) for j in range(36)]
+    results["40 words, each row once"] = _clicks(page, fresh, len(fresh))
     results["40 words"] = _clicks(page, [(row.format(5), word), (row.format(30), word)], clicks)
     context.close()
     return {name: {"median": statistics.median(v), "p95": _percentile(v, 95), "clicks": len(v)}
@@ -152,7 +155,9 @@ def run(site: Path) -> dict:
             results = {"worker (this site)": measure(browser, base, "mixture/", fig),
                        "main thread (baseline)": measure(browser, base, "baseline.html", plain),
                        "bench": bench_clicks(browser, base)}
-            results["instant"] = (instant(browser, base), _baseline_instant(browser))
+            before = _baseline_figures(browser)
+            results["instant"] = (instant(browser, base), before and before["instant"])
+            results["bench before"] = before and before["bench"]
             browser.close()
     finally:
         server.shutdown()
@@ -160,8 +165,8 @@ def run(site: Path) -> dict:
     return results
 
 
-def _baseline_instant(browser) -> dict | None:
-    """The instant figures of the checkout named by ATTENTION_BENCH_BASELINE, if any."""
+def _baseline_figures(browser) -> dict | None:
+    """The instant and bench figures of the checkout named by ATTENTION_BENCH_BASELINE, if any."""
     import os
     import tempfile
 
@@ -175,7 +180,8 @@ def _baseline_instant(browser) -> dict | None:
         server = make_server(site, 0, quiet=True)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         try:
-            return instant(browser, f"http://127.0.0.1:{server.server_port}/")
+            base = f"http://127.0.0.1:{server.server_port}/"
+            return {"instant": instant(browser, base), "bench": bench_clicks(browser, base)}
         finally:
             server.shutdown()
             server.server_close()
@@ -184,6 +190,7 @@ def _baseline_instant(browser) -> dict | None:
 def report(results: dict) -> None:
     """Print the runtime figures side by side, with the targets."""
     bench = results.pop("bench")
+    bench_before = results.pop("bench before", None)
     instant_results = results.pop("instant", None)
     names = list(results)
     print(f"\n{'runtime, headless Chromium':<34}" + "".join(f"{n:>26}" for n in names) + "   target")
@@ -198,9 +205,13 @@ def report(results: dict) -> None:
           + "".join(f"{results[n]['boots']:>20} + {results[n]['clicks']:>3}" for n in names))
     print(f"clicks are {SETTLE_MS} ms apart, each timed from click() to the next animation frame "
           "after its answer is drawn")
-    print(f"\n{'bench click-to-paint (ms)':<34}{'median':>12}{'p95':>12}{'clicks':>8}   target p95")
+    print(f"\n{'bench click-to-paint (ms)':<34}{'median':>12}{'p95':>12}{'clicks':>8}"
+          f"{'p95 before':>12}{'ratio':>8}   target p95")
     for name, r in bench.items():
-        print(f"{name:<34}{r['median']:>12.1f}{r['p95']:>12.1f}{r['clicks']:>8}   < {TARGETS['p95']}")
+        old = (bench_before or {}).get(name, {}).get("p95")
+        shown = f"{old:>12.1f}{r['p95'] / old:>8.3f}" if old else f"{'n/a':>12}{'n/a':>8}"
+        print(f"{name:<34}{r['median']:>12.1f}{r['p95']:>12.1f}{r['clicks']:>8}{shown}"
+              f"   < {TARGETS['p95']}")
     if instant_results:
         report_instant(*instant_results)
 

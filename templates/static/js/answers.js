@@ -21,19 +21,21 @@ export function canonical(value) {
 }
 
 // Fetch the tables at these URLs (space-separated), each once per visit, once `after`
-// resolves (e.g. after the first paint); a request made meanwhile waits for them.
-export function load(urls, after = Promise.resolve()) {
+// resolves (e.g. after the first paint); a request made meanwhile waits for them, unless
+// they are fetched `ahead` for another page (they cannot answer this page's requests).
+export function load(urls, after = Promise.resolve(), ahead = false) {
   const wanted = (urls || "").split(" ").filter(Boolean).map((u) => new URL(u, document.baseURI).href);
   return Promise.all(wanted.map((url) => {
     if (!tables.has(url)) {
-      pending += 1;
+      const counted = ahead ? 0 : 1;
+      pending += counted;
       tables.set(url, after.then(() => fetch(url, { priority: "low" }))
         .then((response) => (response.ok ? response.json() : null))
         .then((table) => {
           for (const [key, index] of Object.entries(table?.keys || {})) keys.set(key, table.answers[index]);
         })
         .catch(() => {}) // without a table every click simply goes to Python
-        .finally(() => { pending -= 1; }));
+        .finally(() => { pending -= counted; }));
     }
     return tables.get(url);
   }));
@@ -45,9 +47,12 @@ export const loading = () => pending > 0;
 /** Resolves once every table asked for so far has arrived (or failed). */
 export const settled = () => Promise.all(tables.values());
 
-/** The answer to a request sent as JSON text, as a fresh object, or undefined. */
+/** The answer to a request sent as JSON text, as a fresh object, or undefined. A request's
+ * `have` (the matrix the page holds, attention.delta) changes no state: the tables are keyed
+ * without it, and their answers are whole. */
 export function lookup(json) {
-  const answer = keys.get(canonical(JSON.parse(json)));
+  const { have, ...request } = JSON.parse(json);
+  const answer = keys.get(canonical(request));
   return answer === undefined ? undefined : structuredClone(answer);
 }
 

@@ -130,27 +130,50 @@ function wireHeads(root, store) {
   }
 }
 
+// An answer may leave out the matrix the page holds (attention.delta): fill it in from the
+// group's own copy when the answer names that very matrix; false when it cannot be (the
+// page must then ask again in full rather than keep numbers of another state).
+function complete(store, data) {
+  if (data.matrix !== undefined) {
+    store.held = { id: data.matrix_id, matrix: data.matrix, masks: data.masks, empty: data.empty };
+    store.extras.have = data.matrix_id; // later requests say which matrix is on the page
+    return true;
+  }
+  if (!store.held || store.held.id !== data.matrix_id) return false;
+  const { matrix, masks, empty } = store.held;
+  Object.assign(data, { matrix, masks, empty });
+  return true;
+}
+
 export function mount(root, store) {
   store.good ??= { state: JSON.parse(root.dataset.state) };
+  store.extras ??= {};
   for (const hint of root.querySelectorAll(".fig-hint")) hint.hidden = false;
   wireControls(root, store);
   wireTable(root, store);
   wireMatrix(root, store);
   wireHeads(root, store);
-  let drawn = null;
+  let drawn = null; // the answer last seen
+  let before = null; // the data drawn last
   store.subscribe((state) => {
     if (!state.answer || state.answer === drawn) return;
     const answer = state.answer;
-    const before = drawn?.ok ? drawn.data : null;
     drawn = answer;
     const speaks = root === store.roots[0]; // one figure of the group reports and announces
     if (!answer.ok) return speaks && renderErrors(root, answer.errors);
+    if (!complete(store, answer.data)) { // ask again in full; the last state stays drawn
+      delete store.extras.have;
+      if (speaks) store.ask(() => ({ figure: "bench", ...answer.data.state }));
+      return;
+    }
+    const last = before;
+    before = answer.data;
     store.good = answer.data;
     if (speaks) renderErrors(root, []);
     renderControls(root, answer.data);
     renderDrawing(root, answer.data);
     renderTable(root, answer.data);
-    renderMatrix(root, answer.data, before);
+    renderMatrix(root, answer.data, last);
     renderHeads(root, answer.data);
     if (speaks) announce(root, answer.data);
   });

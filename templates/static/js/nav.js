@@ -81,8 +81,26 @@ function prefetch(event) {
   const link = event.target.closest && event.target.closest("a[href]");
   if (!link || link.target || link.hasAttribute("download") || !ours(link.href)) return;
   if (noHash(link.href) !== noHash(location.href)) {
-    import("./swap.js").then((m) => m.fetchPage(link.href)).catch(() => {});
+    import("./swap.js").then((m) => m.warm(link.href)).catch(() => {});
   }
+}
+
+/** Once the page is idle and its Python has settled (or it has none), fetch ahead the pages
+ * the header links to, with their modules and answers: the next chapter is then live at once. */
+let warmed = null; // the content whose header links were fetched ahead
+
+function warmHeader() {
+  const main = document.querySelector("main");
+  if (warmed === main) return; // once per page shown (an address update is no new page)
+  warmed = main;
+  const idle = window.requestIdleCallback || ((f) => setTimeout(f, 200));
+  idle(() => {
+    for (const link of document.querySelectorAll(".site-header a[href]")) {
+      if (ours(link.href) && noHash(link.href) !== noHash(location.href)) {
+        import("./swap.js").then((m) => m.warm(link.href)).catch(() => {});
+      }
+    }
+  }, { timeout: 2000 });
 }
 
 if (window.navigation && typeof window.navigation.addEventListener === "function") {
@@ -90,4 +108,8 @@ if (window.navigation && typeof window.navigation.addEventListener === "function
   for (const type of ["pointerover", "focusin", "touchstart"]) {
     document.addEventListener(type, prefetch, { passive: true });
   }
+  // a page with live figures: once Python is ready (or failed); any other page: once loaded
+  document.addEventListener("attention-bench:runtime-settled", warmHeader);
+  if (!document.querySelector("[data-widget]")) addEventListener("load", warmHeader, { once: true });
+  navigation.addEventListener("navigatesuccess", warmHeader); // a page swapped in
 }

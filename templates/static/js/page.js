@@ -163,6 +163,14 @@ export function unmountPage() {
   mounted = null;
 }
 
+/** Load ahead what a page of the site (parsed from url, not yet shown) will mount: its
+ * widgets' modules and its precomputed answers, so that swapping it in waits for neither. */
+export function preload(doc, url) {
+  for (const root of doc.querySelectorAll("[data-widget]")) WIDGETS[root.dataset.widget]?.().catch(() => {});
+  const tables = (doc.body.dataset.answers || "").split(" ").filter(Boolean);
+  answers.load(tables.map((u) => new URL(u, url).href).join(" "), undefined, true);
+}
+
 // Tell the offline module when Python has started (or failed): it registers then.
 runtime.onStatus(({ state }) => {
   if (state === "ready" || state === "failed") {

@@ -4,6 +4,9 @@
 
 import * as runtime from "./runtime.js";
 
+// a ready runtime answering later than this says that it is computing
+const SLOW_MS = 250;
+const slowMs = () => Number(document.body.dataset.runtimeSlow || SLOW_MS); // tests may set it
 const MB = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 // @param {{state: string, reason: string, offline: boolean, loaded: number}} runtime
@@ -59,17 +62,29 @@ export function attach(view, root, session) {
   top.setAttribute("aria-hidden", "true"); // the status line below says it to screen readers
   root.querySelector(".fig-title")?.after(top);
   let last = { state: "idle" };
+  let slow = 0; // the timer that shows a ready runtime's wait, if the answer is slow to come
+  const showWait = (waiting, text, status) => {
+    const hide = !waiting || !text;
+    if (top.hidden !== hide) top.hidden = hide;
+    const notice = waiting ? (view.link ? "Opening the state from your link. " : "") + text : "";
+    if (top.textContent !== notice) top.textContent = notice;
+    const dim = waiting && status.state !== "failed";
+    // only when it changes: the class restyles every part of the figure (~2,000 at 40 words)
+    for (const r of view.roots) if (r.classList.contains("is-waiting") !== dim) r.classList.toggle("is-waiting", dim);
+  };
   view.draw = (status = last) => {
     last = status;
     const { text, action, label } = describe(status, { ...view, size: runtime.size() });
-    line.dataset.state = status.state;
-    line.textContent = text;
-    button.hidden = !action;
-    button.textContent = label;
+    if (line.dataset.state !== status.state) line.dataset.state = status.state;
+    if (line.textContent !== text) line.textContent = text;
+    if (button.hidden !== !action) button.hidden = !action;
+    if (button.textContent !== label) button.textContent = label;
     const waiting = view.link || view.pending;
-    top.hidden = !waiting || !text;
-    top.textContent = waiting ? (view.link ? "Opening the state from your link. " : "") + text : "";
-    for (const r of view.roots) r.classList.toggle("is-waiting", waiting && status.state !== "failed");
+    clearTimeout(slow);
+    // Python is ready and answers within a frame or two: dim the figure only if it does not
+    // (a dim-undim flash per click would cost two restyles of the whole figure, and flicker)
+    if (waiting && !view.link && status.state === "ready") slow = setTimeout(() => showWait(true, text, status), slowMs());
+    else showWait(waiting, text, status);
   };
   button.addEventListener("click", () => runtime.allow());
   session.teardown.push(runtime.onStatus((status) => view.draw(status)));

@@ -3,6 +3,7 @@
 
 const SWAPPED = [".site-header", "main", ".site-footer"];
 const prefetched = new Map(); // url (without hash) -> Promise of its HTML text
+const warmed = new Map(); // url (without hash) -> Promise, settled once it is fetched ahead
 
 export const pageURL = (url) => { const u = new URL(url); u.hash = ""; return u.href; };
 const scripts = (doc) => [...doc.querySelectorAll("script[src]")]
@@ -35,6 +36,19 @@ function parse(text, url) {
   if (doc.documentElement.classList.contains("embedded") || build(doc) !== build(document)) return null;
   if (SWAPPED.some((selector) => !doc.querySelector(selector) || !document.querySelector(selector))) return null;
   return doc;
+}
+
+/** Fetch ahead all a page needs to be swapped in at once: its HTML, its widgets' modules and
+ * its answer tables (each fetched once; the browser caches the hashed files). */
+export function warm(url) {
+  const key = pageURL(url);
+  if (!warmed.has(key)) { // once per visit: a hover may ask many times
+    warmed.set(key, fetchPage(url).then(async (text) => {
+      const doc = parse(text, key);
+      if (doc && doc.querySelector("[data-widget]")) (await import("./page.js")).preload(doc, key);
+    }).catch(() => warmed.delete(key)));
+  }
+  return warmed.get(key);
 }
 
 function announce(title) {

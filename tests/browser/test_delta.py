@@ -1,0 +1,100 @@
+"""The page's side of attention.delta in real Chromium: a query click at 40 words asks with the
+matrix it holds and gets no matrix back, yet every number shown is the core's; a new sentence
+gets its matrix in full. With Python ready, a quick answer never dims the figure."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.browser.test_bench_page import READY, expected_state, settle, shown_state
+
+FORTY = " ".join(["the", "pilot", "saw", "it", "and", "she", "left", "the", "car"] * 4 + ["the"] * 4)
+
+# Record every request the page sends to its worker and every answer it gets back (the real
+# worker: this only listens in).
+RECORD = """() => { window.__sent = []; window.__got = [];
+  const Real = window.Worker;
+  window.Worker = class extends Real {
+    constructor(...args) { super(...args);
+      this.addEventListener('message', (e) => { if (e.data.type === 'answer') window.__got.push(e.data.json); }); }
+    postMessage(data, ...rest) { if (data.type === 'request') window.__sent.push(data.json); return super.postMessage(data, ...rest); }
+  }; }"""
+
+
+@pytest.fixture
+def bench(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(script=f"({RECORD})()")
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.goto(server + "bench/")
+    page.wait_for_selector(READY, timeout=60000)
+    yield page
+    context.close()
+    assert errors == []
+
+
+def bench_traffic(page) -> list[tuple[dict, dict]]:
+    """The bench requests sent so far, each with its answer (quiz requests left out)."""
+    sent = [json.loads(t) for t in page.evaluate("window.__sent")]
+    got = [json.loads(t) for t in page.evaluate("window.__got")]
+    pairs = list(zip(sent, got))
+    return [(r, a) for r, a in pairs if r["figure"] == "bench"]
+
+
+def use_sentence(page, text: str, word: str):
+    page.fill("#bench-sentence", text)
+    page.press("#bench-sentence", "Enter")
+    settle(page, word)
+
+
+def test_a_query_click_at_40_words_gets_no_matrix_and_shows_the_cores_numbers(bench):
+    use_sentence(bench, FORTY, "it")
+    request, answer = bench_traffic(bench)[-1]
+    held = answer["data"]["matrix_id"]
+    assert "matrix" in answer["data"] and len(answer["data"]["matrix"]) == 40
+    bench.click('#fig-005 tr[data-index="5"] button')
+    settle(bench, "she")
+    bench.wait_for_function("n => window.__got.length >= n", arg=len(bench.evaluate("window.__sent")))
+    request, answer = bench_traffic(bench)[-1]
+    assert request["query"] == 5 and request["have"] == held
+    assert answer["ok"] and "matrix" not in answer["data"] and answer["data"]["matrix_id"] == held
+    assert shown_state(bench) == expected_state(sentence=FORTY, query=5)  # matrix included
+
+
+def test_a_changed_sentence_never_draws_old_numbers(bench):
+    use_sentence(bench, FORTY, "it")
+    held = bench_traffic(bench)[-1][1]["data"]["matrix_id"]
+    use_sentence(bench, "the pilot saw the car and she left", "she")
+    request, answer = bench_traffic(bench)[-1]
+    assert request["have"] == held  # the page said which matrix it held ...
+    assert answer["data"]["matrix_id"] != held and len(answer["data"]["matrix"]) == 8  # ... a new one came
+    assert shown_state(bench) == expected_state(sentence="the pilot saw the car and she left")
+
+
+# Count the times the figure is dimmed as waiting during one click that Python answers.
+DIMS = """async ([slow, row]) => {
+  document.body.dataset.runtimeSlow = slow;
+  const fig = document.getElementById('fig-004'), word = fig.querySelector('[data-bind="carriage-word"]');
+  const before = word.textContent;
+  let dims = 0;
+  const mo = new MutationObserver(() => { if (fig.classList.contains('is-waiting')) dims += 1; });
+  mo.observe(fig, {attributes: true, attributeFilter: ['class']});
+  document.querySelector(`#fig-005 tr[data-index="${row}"] button`).click();
+  await new Promise((resolve) => { const t = setInterval(() => {
+    if (word.textContent !== before && !fig.classList.contains('is-waiting')) { clearInterval(t); resolve(); } }, 5); });
+  await new Promise((r) => setTimeout(r, 50));
+  mo.disconnect();
+  return dims;
+}"""
+
+
+def test_with_python_ready_a_figure_is_dimmed_only_when_its_answer_is_slow(bench):
+    use_sentence(bench, FORTY, "it")  # a state outside the tables: Python answers every click
+    assert bench.evaluate(DIMS, ["600000", 5]) == 0  # answered before the wait is shown
+    assert bench.evaluate(DIMS, ["0", 30]) >= 1  # "slow" from the start: dimmed, then not
+    assert "is-waiting" not in bench.get_attribute("#fig-004", "class")
