@@ -43,7 +43,7 @@ def selectors(css: str) -> list[str]:
     found = []
     for prelude in re.findall(r"([^{}]+)\{", css):
         if not prelude.strip().startswith("@"):
-            found += [s.strip() for s in prelude.split(",")]
+            found += [s.strip() for s in re.split(r",(?![^()]*\))", prelude)]  # not in :is(a, b)
     return found
 
 

@@ -351,7 +351,7 @@ def test_without_javascript_every_bench_figure_says_a_links_state_needs_javascri
         note = page.locator(f"{figure} .link-note")
         assert note.count() == 1 and note.is_visible(), figure
         note.scroll_into_view_if_needed()  # (later figures render once near the view)
-        assert "needs JavaScript" in note.inner_text()
+        assert "needs JavaScript" in note.text_content()  # (its text, rendered or not yet)
     assert page.text_content('#fig-004 .bench-head-line [data-bind="head"]') == "coreference"  # the default, as it says
     assert page.text_content('#fig-004 [data-bind="carriage-word"]') == bench.DEFAULT_SENTENCE[-2]
     for figure, embed in LINKED.items():  # an embedded figure says so too
