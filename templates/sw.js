@@ -16,7 +16,7 @@ const SITE_FILES = {{ site_files|tojson }};
 const RUNTIME_FILES = {{ runtime_files|tojson }};
 const IMMUTABLE_DIRS = ["static/", "data/", "py/", "runtime/"];
 const NETWORK_TIMEOUT_MS = 4000;
-const ANSWER_TIMEOUT_MS = 1000;
+const ANSWER_TIMEOUT_MS = 3000; // a page busy starting Python may take a moment to answer
 
 const scope = () => self.registration.scope; // the site's root URL
 const isImmutable = (url) => IMMUTABLE_DIRS.some((dir) => url.startsWith(scope() + dir));
