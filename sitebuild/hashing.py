@@ -30,6 +30,7 @@ HASHED_DIRS = ("static", "data")  # every file below these gets a content-hashed
 HASH_DIGITS = 10
 TEXT = (".html", ".js", ".mjs", ".css", ".json", ".svg", ".webmanifest", ".txt")
 SKIP_DIRS = ("runtime/", "py/")  # third-party or binary: never scanned for references
+NO_REFERENCES = ("static/answers/",)  # Python's answers: numbers and words that name no file
 MANIFEST = ".attention-bench-assets.json"  # this build's hashed files, for the next build
 _REF = re.compile(r"""(?P<q>["'`])(?P<u>[^"'`\s<>\\(){}]+)(?P=q)|url\(\s*(?P<c>[^"')\s]+)\s*\)""")
 _HASHED = re.compile(rf"\.[0-9a-f]{{{HASH_DIGITS}}}(\.[^./]+)$")
@@ -94,12 +95,23 @@ def resolve(url: str, where: str) -> str | None:
 
 def references(text: str, where: str, known) -> set[str]:
     """Return the site paths in `known` that text (the file `where`) refers to."""
-    found = set()
+    found, leaves = set(), _leaves(known)
     for m in _REF.finditer(text):
-        target = resolve(m.group("u") or m.group("c"), where)
-        if target in known:
-            found.add(target)
+        url = m.group("u") or m.group("c")
+        if _leaf(url) in leaves:  # a quick test first: most quoted strings name no file
+            target = resolve(url, where)
+            if target in known:
+                found.add(target)
     return found
+
+
+def _leaf(url: str) -> str:
+    """The last part of a reference's path: "./a/b.js?x" gives "b.js"."""
+    return _split(url)[0].rpartition("/")[2]
+
+
+def _leaves(paths) -> set[str]:
+    return {path.rpartition("/")[2] for path in paths}
 
 
 def rewrite(text: str, where: str, names: dict[str, str]) -> str:
@@ -109,8 +121,12 @@ def rewrite(text: str, where: str, names: dict[str, str]) -> str:
     ...         {"static/j/a.js": "static/j/a.1.js", "static/b.css": "static/b.2.css"})
     'import "./a.1.js"; url(../b.2.css) "./c.js?x"'
     """
+    leaves = _leaves(names)
+
     def swap(m: re.Match) -> str:
         url = m.group("u") or m.group("c")
+        if _leaf(url) not in leaves:
+            return m.group(0)
         target = resolve(url, where)
         if target not in names:
             return m.group(0)
@@ -163,11 +179,11 @@ def fingerprint(site: Path) -> Fingerprints:
     hashed = {rel for rel in files if rel.split("/", 1)[0] in HASHED_DIRS}
     texts = {rel: files[rel].read_text(encoding="utf-8") for rel in files
              if _is_text(rel) and not rel.startswith(SKIP_DIRS) and not rel.startswith(".")}
-    graph = {rel: references(texts[rel], rel, hashed) - {rel} if rel in texts else set()
-             for rel in hashed}
+    graph = {rel: references(texts[rel], rel, hashed) - {rel}
+             if rel in texts and not rel.startswith(NO_REFERENCES) else set() for rel in hashed}
     names: dict[str, str] = {}
     for rel in _order(graph):
-        if rel in texts:
+        if rel in texts and not rel.startswith(NO_REFERENCES):
             texts[rel] = rewrite(texts[rel], rel, names)
             data = texts[rel].encode("utf-8")
         else:

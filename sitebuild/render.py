@@ -15,7 +15,7 @@ from markupsafe import Markup, escape
 from attention import export
 from attention.numbers import PLACES, spelled
 
-from . import embeds
+from . import embeds, runtime
 from .claims import Citation, Ledger
 from .errors import BuildError
 from .lint import check_no_typed_numbers
@@ -66,6 +66,17 @@ class _SourceLoader(jinja2.FileSystemLoader):
         return FRONT_MATTER.sub(lambda m: "\n" * m.group(0).count("\n"), source), filename, uptodate
 
 
+def _bytecode_cache() -> jinja2.FileSystemBytecodeCache | None:
+    """Jinja's own cache of compiled templates beside the runtime's (compiling is most of a
+    build's time); None where that folder cannot be made."""
+    folder = runtime.cache_root() / "jinja"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(str(folder))
+
+
 def make_env(templates: Path) -> jinja2.Environment:
     """Create the one Jinja environment for layouts, figures and chapter sources."""
     env = jinja2.Environment(
@@ -75,6 +86,8 @@ def make_env(templates: Path) -> jinja2.Environment:
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        # compiled templates, keyed by each source's checksum: a changed template recompiles
+        bytecode_cache=_bytecode_cache(),
     )
     env.globals["embeds"] = {e.id: e for e in embeds.registry()}
     env.globals["places"] = PLACES
