@@ -34,7 +34,9 @@ export function mount(root, store) {
   let shown = false; // whether the table holds the counterfactual now
 
   const draw = () => {
-    if (!data || !data.whatif) return;
+    // an answer that left out the matrix the page holds (attention.delta) and could not be
+    // completed is asked again in full by bench.js: draw nothing from it meanwhile
+    if (!data || !data.whatif || !data.matrix) return;
     const cf = data.whatif.matrix;
     box.disabled = !cf;
     if (!cf) box.checked = false;

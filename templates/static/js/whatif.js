@@ -69,7 +69,6 @@ export function render(root, w, focused) {
   }
 }
 
-
 /** Add the removed steps to the figure's later requests; with none removed, add nothing, so
  * a request is the very one the page's precomputed answers are keyed by. */
 function keep(store, without) {
