@@ -2,11 +2,15 @@
 // Built by build.py for one build: BUILD is the id every page of that build carries
 // (document.body.dataset.build), and SITE_FILES are its pages and content-hashed files.
 //
-// One build is one unit. It is precached whole, in a cache named by its id. A new build's
-// worker takes over only once every open page of this site shows that new build, so no page
-// ever has its files swapped under it; and a build's cache is dropped only when no open page
-// shows that build. Content-hashed files (static/, data/, py/) and the versioned runtime never
-// change under one name, so any cache holding one holds the right bytes.
+// One build is one unit. It is precached whole, in a cache named by its id, and a build's
+// cache is dropped only when no open page shows that build. A new build's worker waits, as the
+// browser has it, until no page is controlled by the old one; it never skips waiting. (In
+// Chromium, skipping while the old worker still serves pages leaves both stuck: the old one is
+// kept busy by its pages, the new one waits for it to be idle, and an offline reload can hang.)
+// Until then the old worker serves pages of the new build well: content-hashed files (static/,
+// data/, py/) and the versioned runtime never change under one name, so it reads them from
+// whichever cache has them, and once its own build's cache is dropped, pages come from the
+// new build's.
 
 const BUILD = "{{ build }}";
 const PREFIX = "attention-bench-";
@@ -17,6 +21,8 @@ const RUNTIME_FILES = {{ runtime_files|tojson }};
 const IMMUTABLE_DIRS = ["static/", "data/", "py/", "runtime/"];
 const NETWORK_TIMEOUT_MS = 4000;
 const ANSWER_TIMEOUT_MS = 3000; // a page busy starting Python may take a moment to answer
+const SETTLE_ATTEMPTS = 10; // a page still loading, or one closing, may not answer: ask again
+const SETTLE_PAUSE_MS = 1500;
 
 const scope = () => self.registration.scope; // the site's root URL
 const isImmutable = (url) => IMMUTABLE_DIRS.some((dir) => url.startsWith(scope() + dir));
@@ -36,17 +42,17 @@ async function buildsInUse() {
   })));
 }
 
-/** Take over now if every open page shows this build; else wait (the browser activates this
- * worker by itself once the pages of the older build are gone). */
-async function takeOverIfSafe(builds) {
-  if (builds.every((build) => build === BUILD)) await self.skipWaiting();
+/** Is a worker newer than this one installing or waiting? (Its build's cache is being filled
+ * or kept, so cleaning up is its job.) */
+function newerWorker() {
+  const me = self.serviceWorker; // undefined in an older browser: then any other counts
+  return [self.registration.installing, self.registration.waiting].some((w) => w && w !== me);
 }
 
-/** Delete the caches of builds no open page shows. Only the newest worker does this, once no
- * newer one is installing or waiting (its build's cache is being filled or kept), and only
- * when every page has answered. */
+/** Delete the caches of builds no open page shows. Only the newest worker does this (waiting
+ * or active), and only when every page has answered. */
 async function dropUnusedCaches(builds) {
-  if (builds.includes(null) || self.registration.installing || self.registration.waiting) return;
+  if (builds.includes(null) || newerWorker()) return;
   const keep = new Set([SITE_CACHE, RUNTIME_CACHE, ...builds.map((b) => `${PREFIX}site-${b}`)]);
   for (const name of await caches.keys()) {
     if (name.startsWith(PREFIX) && !keep.has(name)) await caches.delete(name);
@@ -60,10 +66,28 @@ self.addEventListener("install", (event) => {
     await cache.addAll(SITE_FILES.map((file) => new Request(file, {
       cache: isImmutable(new URL(file, scope()).href) ? "default" : "reload",
     })));
-    await takeOverIfSafe(await buildsInUse());
+    // This build is whole now: an older build no open page shows can go (pages say hello
+    // again once this worker is installed, should a page not answer now).
+    await dropUnusedCaches(await buildsInUse());
   })());
 });
 
+/** Drop the caches no open page needs. Nothing is done on a partial answer (a page that does
+ * not answer may show any build), so when a page stays silent (still loading, or closing while
+ * it was asked) the question is asked again, a few times, a moment apart. */
+async function settle() {
+  for (let attempt = 0; attempt < SETTLE_ATTEMPTS; attempt += 1) {
+    const builds = await buildsInUse();
+    if (!builds.includes(null)) {
+      await dropUnusedCaches(builds);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_PAUSE_MS));
+  }
+}
+
+// Activation is kept short (the pages' requests wait for it): one question, no retries. Claiming
+// the pages makes each say hello to this worker, which then asks again until all answer.
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     await dropUnusedCaches(await buildsInUse());
@@ -83,12 +107,7 @@ async function keepRuntime() {
 self.addEventListener("message", (event) => {
   const type = event.data && event.data.type;
   if (type === "keep-runtime") event.waitUntil(keepRuntime());
-  if (type === "attention-bench:hello") { // a page has loaded: see who still needs what
-    event.waitUntil(buildsInUse().then(async (builds) => {
-      await takeOverIfSafe(builds);
-      await dropUnusedCaches(builds);
-    }));
-  }
+  if (type === "attention-bench:hello") event.waitUntil(settle()); // a page has loaded
 });
 
 /** A content-hashed or versioned file: from whichever cache has it, else the network. */

@@ -9,10 +9,23 @@
 
 const BUILD = document.body.dataset.build;
 
+/** A new build's worker, once it has cached its build whole, may drop an old build's cache:
+ * tell it which build this page shows. */
+function helloOnceInstalled(worker) {
+  if (!worker) return;
+  worker.addEventListener("statechange", () => {
+    if (worker.state === "installed") worker.postMessage({ type: "attention-bench:hello" });
+  });
+}
+
 function register(keepRuntime) {
   const root = document.body.dataset.root || "./";
   navigator.serviceWorker.register(new URL("sw.js", new URL(root, location.href)), { updateViaCache: "none" })
-    .then((registration) => registration.update().catch(() => {}).then(() => registration))
+    .then((registration) => {
+      registration.addEventListener("updatefound", () => helloOnceInstalled(registration.installing));
+      helloOnceInstalled(registration.installing);
+      return registration.update().catch(() => {}).then(() => registration);
+    })
     .then((registration) => {
       for (const worker of [registration.waiting, registration.active]) {
         if (worker) worker.postMessage({ type: "attention-bench:hello" });
@@ -29,6 +42,13 @@ if ("serviceWorker" in navigator && location.protocol !== "file:") {
     if (event.data && event.data.type === "attention-bench:which-build" && port) port.postMessage(BUILD);
   });
   navigator.serviceWorker.startMessages();
+  // A newer worker has taken this page over: tell it which build the page shows, so that it
+  // can drop an old build's cache once no page needs it.
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (navigator.serviceWorker.controller) {
+      navigator.serviceWorker.controller.postMessage({ type: "attention-bench:hello" });
+    }
+  });
   if (document.querySelector("[data-widget]")) {
     document.addEventListener("attention-bench:runtime-settled", (event) => register(event.detail === "ready"),
       { once: true });
