@@ -331,14 +331,14 @@ def transfer_until_ready(browser, base: str, path: str = "bench/") -> dict:
     plus the body as it crossed the network, encoded.
     """
     context = browser.new_context()  # an empty HTTP cache and no service worker
-    context.add_init_script(READY_AT)
+    context.add_init_script(PROBE)
     finished: list = []
     page = context.new_page()
     page.on("requestfinished", lambda request: finished.append(request))
     page.goto(base + path)
     page.wait_for_selector('.runtime-status[data-state="ready"]', timeout=90000)
     page.wait_for_timeout(500)  # the last requestfinished events arrive just after
-    ready_at = page.evaluate("window.__readyAt")
+    ready_at = page.evaluate("performance.timeOrigin + window.__ready")  # wall clock, as timing has it
     # Only what was asked for before Python was ready: once ready, the page goes on to
     # register its service worker and fetch the header's pages ahead, as timing allows.
     early = [request for request in finished if request.timing["startTime"] <= ready_at]
@@ -347,15 +347,6 @@ def transfer_until_ready(browser, base: str, path: str = "bench/") -> dict:
     return {"bytes": sum(s["responseHeadersSize"] + s["responseBodySize"] for s in sizes),
             "requests": len(early), "paths": sorted({r.url.removeprefix(base) for r in early})}
 
-
-# The wall-clock time (as Playwright's request timing has it) at which Python became ready.
-READY_AT = """addEventListener("DOMContentLoaded", () => {
-  const status = document.querySelector(".runtime-status");
-  if (!status) return;
-  const check = () => { if (status.dataset.state === "ready" && !window.__readyAt) window.__readyAt = Date.now(); };
-  new MutationObserver(check).observe(status, { attributes: true });
-  check();
-});"""
 
 
 def transfer(site: Path) -> dict:
