@@ -9,12 +9,15 @@
 
 const BUILD = document.body.dataset.build;
 
+/** Tell a worker this page is here (it then asks which build the page shows). */
+const hello = (worker) => worker && worker.postMessage({ type: "attention-bench:hello" });
+
 /** A new build's worker, once it has cached its build whole, may drop an old build's cache:
  * tell it which build this page shows. */
 function helloOnceInstalled(worker) {
   if (!worker) return;
   worker.addEventListener("statechange", () => {
-    if (worker.state === "installed") worker.postMessage({ type: "attention-bench:hello" });
+    if (worker.state === "installed") hello(worker);
   });
 }
 
@@ -27,9 +30,8 @@ function register(keepRuntime) {
       return registration.update().catch(() => {}).then(() => registration);
     })
     .then((registration) => {
-      for (const worker of [registration.waiting, registration.active]) {
-        if (worker) worker.postMessage({ type: "attention-bench:hello" });
-      }
+      hello(registration.waiting);
+      hello(registration.active);
       return navigator.serviceWorker.ready;
     })
     .then((registration) => keepRuntime && registration.active.postMessage({ type: "keep-runtime" }))
@@ -44,11 +46,7 @@ if ("serviceWorker" in navigator && location.protocol !== "file:") {
   navigator.serviceWorker.startMessages();
   // A newer worker has taken this page over: tell it which build the page shows, so that it
   // can drop an old build's cache once no page needs it.
-  navigator.serviceWorker.addEventListener("controllerchange", () => {
-    if (navigator.serviceWorker.controller) {
-      navigator.serviceWorker.controller.postMessage({ type: "attention-bench:hello" });
-    }
-  });
+  navigator.serviceWorker.addEventListener("controllerchange", () => hello(navigator.serviceWorker.controller));
   if (document.querySelector("[data-widget]")) {
     document.addEventListener("attention-bench:runtime-settled", (event) => register(event.detail === "ready"),
       { once: true });
