@@ -112,6 +112,18 @@ def watch(context, base: str) -> Watched:
     return w
 
 
+# A page is settled once no region says it is busy and no transition or animation runs:
+# axe measures colours as drawn at that moment, and a fade caught half-way is not the page.
+SETTLED = """() => !document.querySelector('[aria-busy="true"]')
+  && document.getAnimations().every((a) => a.playState !== 'running')"""
+
+
+def settle(page) -> None:
+    """Wait until the page is settled (see SETTLED), then two frames more for paint."""
+    page.wait_for_function(SETTLED)
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
 @pytest.fixture(params=[1280, 360], ids=["desktop", "phone"])
 def viewport_width(request):
     return request.param

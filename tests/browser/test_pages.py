@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from tests.browser.conftest import settle
 from tests.pagetext import PAGES
 
 URLS = [p.removesuffix("index.html") for p in PAGES]
@@ -51,6 +52,7 @@ def test_axe_finds_no_violations(browser, server, url, scheme):
     context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
     page = context.new_page()
     page.goto(server + url)
+    settle(page)
     results = Axe().run(page)
     context.close()
     assert results.violations_count == 0, results.generate_report()
@@ -85,6 +87,7 @@ def test_axe_finds_no_violations_once_live(browser, server, url, scheme):
         page.click('#fig-005 tr[data-index="1"]')
         page.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]')"
                                ".textContent === 'engineer'")
+    settle(page)
     results = Axe().run(page)
     context.close()
     assert results.violations_count == 0, results.generate_report()

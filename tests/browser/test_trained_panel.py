@@ -32,7 +32,7 @@ def shown(page) -> dict:
       handset: [...document.querySelectorAll('#fig-008 [data-bind="handset"]')].map(e => e.querySelector('.num')?.textContent ?? null),
       query: document.querySelector('#fig-008 [data-bind="query-word"]').textContent,
       head: document.querySelector('#fig-008 [data-bind="trained-head"]').textContent,
-      stale: document.querySelector('#fig-008 [data-bind="compare"]').classList.contains('stale'),
+      busy: document.querySelector('#fig-008 [data-bind="compare"]').hasAttribute('aria-busy'),
     })""")
 
 
@@ -67,7 +67,7 @@ def test_panel_follows_the_bench_query_head_and_sentence(site_page):
     page.wait_for_function("() => document.querySelector('#fig-008 [data-bind=\"query-word\"]')"
                            ".textContent === 'engineer'", timeout=60000)
     page.wait_for_function("() => !document.querySelector('#fig-008 [data-bind=\"compare\"]')"
-                           ".classList.contains('stale')")
+                           ".hasAttribute('aria-busy')")
     s = shown(page)
     e = expected(0, best("coreference"), 1)
     assert (s["trained"], s["handset"]) == (e["trained"], e["handset"])
@@ -96,7 +96,7 @@ def test_panel_follows_the_bench_query_head_and_sentence(site_page):
     page.wait_for_function(f"() => document.querySelector('#fig-008 [data-bind=\"sentence\"]')"
                            f".textContent === '{text}'", timeout=60000)
     page.wait_for_function("() => !document.querySelector('#fig-008 [data-bind=\"compare\"]')"
-                           ".classList.contains('stale')")
+                           ".hasAttribute('aria-busy')")
     s = shown(page)
     q = bench_view.view(sentence=text)["query"]["index"]
     e = expected(2, "5-11", q, head="sink")
@@ -121,7 +121,7 @@ def test_a_shared_link_opens_the_picked_head(site_page):
     page.wait_for_function("() => document.querySelector('#fig-008 [data-bind=\"trained-head\"]')"
                            ".textContent === 'layer 4, head 5'", timeout=60000)
     page.wait_for_function("() => !document.querySelector('#fig-008 [data-bind=\"compare\"]')"
-                           ".classList.contains('stale')")
+                           ".hasAttribute('aria-busy')")
     assert shown(page)["trained"] == committed_row(0, "4-5", 3)
     assert page.locator("#trained-head").input_value() == "4-5"
 
@@ -158,3 +158,28 @@ def test_fig_008_is_all_sans_spaced_and_its_tables_line_up_with_its_text(browser
     assert seen["gap"] >= 8  # "How the heads were matched" does not run into the JSON link
     assert abs(seen["caption"] - seen["text"]) <= 1  # the table's caption lines up with the text
     context.close()
+
+
+def test_a_slow_example_hides_the_old_rows_and_says_it_is_loading(site_page):
+    """Until another example's rows arrive, the rows on screen belong to the old sentence: after
+    a moment they are hidden (not dimmed, which would fail contrast) and a line says so."""
+    page = site_page.page
+    held = []
+    page.route("**/trained/2*.json", lambda route: held.append(route))  # held until released
+    page.goto(site_page.base + "bench/")
+    page.wait_for_selector(READY, timeout=60000)
+    text = COMMITTED["examples"][2]["text"]
+    page.locator(f'#fig-008 .trained-examples button[data-sentence="{text}"]').click()
+    page.wait_for_selector('#fig-008 [data-bind="compare"].is-loading', timeout=60000)
+    assert page.locator('#fig-008 [data-bind="compare"]').get_attribute("aria-busy") == "true"
+    assert page.evaluate("""() => getComputedStyle(document.querySelector(
+        '#fig-008 [data-bind="compare"] table')).visibility""") == "hidden"
+    assert "Loading the trained model" in page.evaluate("""() => getComputedStyle(document.querySelector(
+        '#fig-008 [data-bind="compare"]'), '::before').content""")
+    assert len(held) == 1
+    held[0].continue_()
+    page.wait_for_function("() => !document.querySelector('#fig-008 [data-bind=\"compare\"]')"
+                           ".hasAttribute('aria-busy')", timeout=60000)
+    assert "is-loading" not in page.locator('#fig-008 [data-bind="compare"]').get_attribute("class")
+    s = shown(page)
+    assert s["tokens"] == ["[CLS]", *COMMITTED["examples"][2]["words"], "[SEP]"]

@@ -11,7 +11,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from attention import bench_view, lab, quiz
-from tests.browser.conftest import watch
+from tests.browser.conftest import settle, watch
 
 
 LAB_READY = '#fig-003 .runtime-status[data-state="ready"]'
@@ -376,6 +376,7 @@ def test_axe_finds_no_violations_with_the_counterfactual_shown(browser, server, 
     open_page(w, "bench/?head=sink&query=0&without=mask,shift&t=0.05", BENCH_READY,
               core["whatif"]["sentence"])
     w.page.check('#fig-006 input[name="whatif-matrix"]')
+    settle(w.page)
     results = Axe().run(w.page)
     context.close()
     assert results.violations_count == 0, results.generate_report()

@@ -6,6 +6,7 @@ import { html, setAttr, setText } from "./dom.js";
 
 const $ = (root, selector) => root.querySelector(selector);
 const all = (root, selector) => [...root.querySelectorAll(selector)];
+const SLOW_MS = 250; // a load slower than this hides the previous state's rows
 
 /** Fetch an example's trained rows once; later calls share the same promise. */
 function load(root, cache, file) {
@@ -122,8 +123,17 @@ function render(root, cache, view, current) {
       + "sentence is not one of them. Choose one of the sentences above to compare.");
     return;
   }
+  // The rows shown belong to the previous state until the new ones load. A load that takes
+  // longer than a moment hides them (never dims them: dimmed text fails contrast, and stale
+  // numbers must not read as current) and says that they are loading.
   compare.setAttribute("aria-busy", "true");
-  compare.classList.add("stale"); // the rows shown belong to the previous state until loaded
+  clearTimeout(root.loadingTimer);
+  root.loadingTimer = setTimeout(() => compare.classList.add("is-loading"), SLOW_MS);
+  const settled = () => {
+    clearTimeout(root.loadingTimer);
+    compare.classList.remove("is-loading");
+    compare.removeAttribute("aria-busy");
+  };
   load(root, cache, examples[k].file).then((example) => {
     if (!current()) return; // a newer state is on its way
     renderRows(root, view, example);
@@ -131,9 +141,9 @@ function render(root, cache, view, current) {
     setAttr($(root, '[data-bind="download"]'), "href", examples[k].file);
     for (const el of parts) el.hidden = false;
     missing.hidden = true;
-    compare.classList.remove("stale");
-    compare.removeAttribute("aria-busy");
+    settled();
   }).catch((error) => {
+    settled();
     for (const el of parts) el.hidden = true;
     missing.hidden = false;
     setText(missing, `The trained rows could not be loaded (${error.message}).`);
