@@ -129,6 +129,37 @@ def test_shutting_every_stopcock_gives_a_message(bench):
     assert bench.get_attribute('#fig-004 .valve[data-index="1"]', "aria-checked") == "true"  # open
 
 
+STALE = """() => ['fig-004', 'fig-005', 'fig-006', 'fig-008'].map(id => {
+  const f = document.getElementById(id), notice = f.querySelector(':scope > [data-bind="stale"]');
+  const num = f.querySelector('td.num, td .num, .bench-drawing text, .matrix td');
+  return [id, f.classList.contains('is-stale'), !notice.hidden && notice.getClientRects().length > 0,
+          getComputedStyle(num).textDecorationLine];
+})"""
+
+
+def test_an_invalid_input_marks_every_bench_figure_out_of_date(bench):
+    """The numbers of the last good state stay on screen, struck through under a notice in each
+    bench figure, still readable (axe: no contrast failure); a valid input makes them current."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    from tests.browser.conftest import settle as settled
+
+    bench.fill("#bench-t", "abc")
+    bench.wait_for_function("() => document.querySelector('#bench-t-msg').textContent.length > 0")
+    bench.wait_for_function("() => document.querySelector('#fig-008').classList.contains('is-stale')")
+    assert bench.evaluate(STALE) == [[f, True, True, "line-through"]
+                                     for f in ("fig-004", "fig-005", "fig-006", "fig-008")]
+    assert shown_state(bench) == expected_state()  # the last good numbers, not blanks
+    settled(bench)
+    results = Axe().run(bench)
+    assert results.violations_count == 0, results.generate_report()
+    bench.fill("#bench-t", "2")
+    bench.wait_for_function("() => !document.querySelector('#fig-004').classList.contains('is-stale')")
+    bench.wait_for_function("() => !document.querySelector('#fig-008').classList.contains('is-stale')")
+    assert [row[:3] for row in bench.evaluate(STALE)] == [[f, False, False]
+                                                           for f in ("fig-004", "fig-005", "fig-006", "fig-008")]
+    assert shown_state(bench) == expected_state(temperature="2")
+
 def test_keyboard_only(bench):
     # A row's word is a button: Enter makes it the query.
     bench.focus('#fig-005 tr[data-index="2"] button')

@@ -5,7 +5,7 @@ import {
   announce, renderControls, renderDrawing, renderErrors, renderHeads, renderMatrix, renderTable,
 } from "./bench-render.js";
 import { markValve } from "./bench-parts.js";
-import { part } from "./dom.js";
+import { markStale, part } from "./dom.js";
 
 const $ = (root, selector) => root.querySelector(selector);
 const ARROWS = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
@@ -160,6 +160,7 @@ export function mount(root, store) {
     const answer = state.answer;
     drawn = answer;
     const speaks = root === store.roots[0]; // one figure of the group reports and announces
+    markStale(root, !answer.ok); // the last good state stays drawn, marked as out of date
     if (!answer.ok) return speaks && renderErrors(root, answer.errors);
     if (!complete(store, answer.data)) { // ask again in full; the last state stays drawn
       delete store.extras.have;

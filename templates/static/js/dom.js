@@ -63,3 +63,13 @@ export function syncList(container, items, make, fill) {
   while (children.length < items.length) container.append(make(children.length));
   items.forEach((item, k) => fill(children[k], item, k));
 }
+
+/**
+ * Mark a figure's numbers as out of date (or current again): they belong to the last input
+ * that could be computed, and its notice says so. Never dimmed: the styles strike them through.
+ */
+export function markStale(root, stale) {
+  if (root.classList.contains("is-stale") !== stale) root.classList.toggle("is-stale", stale);
+  const notice = root.querySelector(':scope > [data-bind="stale"]');
+  if (notice && notice.hidden === stale) notice.hidden = !stale;
+}

@@ -2,7 +2,7 @@
 // state (sentence, query, head) through the shared store; this module only picks the trained
 // rows out of the JSON files the build wrote, and computes nothing.
 
-import { html, setAttr, setText } from "./dom.js";
+import { html, markStale, setAttr, setText } from "./dom.js";
 
 const $ = (root, selector) => root.querySelector(selector);
 const all = (root, selector) => [...root.querySelectorAll(selector)];
@@ -188,8 +188,10 @@ export function mount(root, store) {
   let seen = null;
   store.subscribe((state) => {
     const answer = state.answer;
-    if (!answer || answer === seen || !answer.ok || answer.figure !== "bench") return;
+    if (!answer || answer === seen || (answer.ok && answer.figure !== "bench")) return;
     seen = answer;
+    markStale(root, !answer.ok); // the hand-set column belongs to the last good state
+    if (!answer.ok) return;
     data = answer.data;
     store.good = answer.data;
     if (answer.data.state.trained !== undefined) picked = answer.data.state.trained || "";
