@@ -215,5 +215,5 @@ def test_an_action_before_python_is_ready_changes_the_linked_state(browser, serv
                            ".textContent === 'engineer'", timeout=60000)
     page.wait_for_timeout(200)
     assert shown_state(page) == expected_state(head="sink", temperature="2", query=1)
-    assert "head=sink" in page.url and "query=1" in page.url
+    page.wait_for_function("() => location.search.includes('head=sink') && location.search.includes('query=1')")
     context.close()

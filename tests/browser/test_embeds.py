@@ -80,7 +80,7 @@ def test_a_bench_deep_link_reopens_the_exact_state(site_page):
     # The address keeps the state as the reader changes it.
     page.click('#fig-005 tr[data-index="2"]')
     page.wait_for_function("() => location.search.includes('query=2')")
-    assert "head=coreference" in page.url and "t=0.5" in page.url and "shut=1" in page.url
+    page.wait_for_function("() => ['head=coreference', 't=0.5', 'shut=1'].every(s => location.search.includes(s))")
 
 
 @pytest.mark.parametrize("params, name", [

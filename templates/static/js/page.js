@@ -3,6 +3,7 @@
 // the one runtime (runtime.js) and its precomputed answers (answers.js) stay for the visit.
 
 import { createStore } from "./store.js";
+import * as address from "./address.js";
 import * as answers from "./answers.js";
 import * as runtime from "./runtime.js";
 
@@ -22,11 +23,9 @@ const URL_STATE = { "fig-002": "fig-002", lab: "lab", bench: "bench", trained: "
 export const url = import.meta.url;
 const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
-/** Write a figure's state into the address, so a copied link reopens it. */
+/** Write a figure's state into the address, so a copied link reopens it (address.js). */
 function keepAddress(answer) {
-  if (!answer.ok || !answer.url) return;
-  const query = new URLSearchParams(answer.url).toString();
-  history.replaceState(history.state, "", `${location.pathname}${query ? `?${query}` : ""}${location.hash}`);
+  if (answer.ok && answer.url) address.keep(new URLSearchParams(answer.url).toString());
 }
 
 /** Show which URL parameters were ignored, and why (as text: never as markup). */
@@ -158,6 +157,7 @@ export async function mountPage({ swapped = false } = {}) {
 /** Let go of the mounted content: its requests are dropped, its listeners removed. */
 export function unmountPage() {
   if (!mounted) return;
+  address.flush();
   mounted.alive = false;
   for (const undo of mounted.teardown) undo();
   mounted = null;

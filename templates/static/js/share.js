@@ -1,6 +1,7 @@
 // "Share and download" on every figure: the link and embed code for the state on screen,
 // and the figure's numbers (computed by Python) as CSV or JSON, its drawing as SVG.
 
+import { flush as addressNow } from "./address.js";
 import { html } from "./dom.js";
 import * as runtime from "./runtime.js";
 import { inLightPalette } from "./theme.js";
@@ -20,6 +21,7 @@ function siteRoot() {
 export function deepLink(root) {
   const chapter = document.querySelector(".embed-source a");
   const base = chapter ? new URL(chapter.getAttribute("href"), location.href) : new URL(location.href);
+  addressNow(); // the state just drawn may not be in the address yet
   base.search = location.search;
   base.hash = root.id;
   return base.href;
@@ -31,6 +33,7 @@ const escapeAttribute = (text) => text.replace(/&/g, "&amp;").replace(/"/g, "&qu
 /** The iframe snippet for this figure in the state on screen. */
 export function embedCode(root) {
   const src = new URL(`embed/${root.dataset.embed}/`, siteRoot());
+  addressNow();
   src.search = location.search;
   const theme = document.documentElement.dataset.theme; // an embed's theme= (embed.js took it off)
   if (theme) src.searchParams.set("theme", theme);
@@ -148,6 +151,7 @@ async function copy(text, output, status) {
 function exportNumbers(root, format, status, drawing = null) {
   const svg = format === "svg" ? standaloneSvg(drawing) : null;
   status.textContent = svg ? "Naming the drawing after its state…" : "Computing the numbers…";
+  addressNow();
   const url = Object.fromEntries(new URLSearchParams(location.search));
   runtime.request(`export-${root.id}`, { figure: "export", of: root.dataset.embed, url }, (answer) => {
     if (!answer.ok) {

@@ -157,6 +157,11 @@ function ask(store, change) {
 export function mount(root, store) {
   store.good ??= { state: JSON.parse(root.dataset.state) };
   const cache = new Map();
+  // The rows of the sentence on screen are fetched once the page is idle: the first click
+  // that needs them then finds them on their way (starting a fetch is slow in a busy frame).
+  const shown = JSON.parse(root.dataset.examples).find((e) => e.text === store.good.state.sentence);
+  const idle = window.requestIdleCallback || ((f) => setTimeout(f, 200));
+  if (shown) idle(() => load(root, cache, shown.file).catch(() => {}));
   const form = $(root, ".trained-controls");
   form.hidden = false;
   let data = null; // the newest bench answer's data; null until Python has answered
