@@ -395,3 +395,29 @@ def test_a_what_if_toggle_before_python_is_ready_shows_the_cores_numbers(fresh):
         page.evaluate(CLICK_THEN_FRAME, [box, ['#fig-003 [data-whatif="cf"]']])
     assert page.get_attribute("#fig-003 .runtime-status", "data-state") in ("idle", "loading")
     held.release()
+
+
+# Record when the page writes its address, and when the frame after a click has been drawn.
+ADDRESS_PROBE = """() => { window.__writes = [];
+  const replace = history.replaceState.bind(history);
+  history.replaceState = (...args) => { window.__writes.push(performance.now()); return replace(...args); }; }"""
+CLICK_AND_FRAME = """(click) => new Promise(resolve => {
+  const writesBefore = window.__writes.length;
+  document.querySelector(click).click();
+  requestAnimationFrame(() => resolve({ writesInClick: window.__writes.length - writesBefore,
+                                        frameAt: performance.now() }));
+})"""
+
+
+def test_a_clicks_frame_does_not_wait_for_the_address_and_the_address_follows(fresh):
+    """history.replaceState costs ~10 ms in Chromium: it is called after the frame that shows
+    the answer, and the address then holds the new state (a copied link reopens it)."""
+    page = fresh.page
+    page.add_init_script(script=f"({ADDRESS_PROBE})()")
+    held = held_back(fresh, "mixture/", "#fig-002 " + MOUNTED)
+    result = page.evaluate(CLICK_AND_FRAME, '#fig-002 tr[data-query="grid"] button')
+    assert result["writesInClick"] == 0  # answered from the table, drawn, address not yet written
+    page.wait_for_function("() => location.search.includes('grid')")
+    writes = page.evaluate("window.__writes")
+    assert writes and max(writes) > result["frameAt"]
+    held.release()
