@@ -30,7 +30,7 @@ HASHED_DIRS = ("static", "data")  # every file below these gets a content-hashed
 HASH_DIGITS = 10
 TEXT = (".html", ".js", ".mjs", ".css", ".json", ".svg", ".webmanifest", ".txt")
 SKIP_DIRS = ("runtime/", "py/")  # third-party or binary: never scanned for references
-NO_REFERENCES = ("static/answers/",)  # Python's answers: numbers and words that name no file
+NO_REFERENCES = ("static/answers/", "data/")  # Python's answers and data: numbers and words that name no file
 MANIFEST = ".attention-bench-assets.json"  # this build's hashed files, for the next build
 _REF = re.compile(r"""(?P<q>["'`])(?P<u>[^"'`\s<>\\(){}]+)(?P=q)|url\(\s*(?P<c>[^"')\s]+)\s*\)""")
 _HASHED = re.compile(rf"\.[0-9a-f]{{{HASH_DIGITS}}}(\.[^./]+)$")
