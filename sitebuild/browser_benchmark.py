@@ -216,8 +216,8 @@ def report(results: dict) -> None:
         print(f"{label:<34}" + "".join(f"{results[n][key]:>26.1f}" for n in names) + f"   {target}")
     print(f"{'boots (cold + warm each), clicks':<34}"
           + "".join(f"{results[n]['boots']:>20} + {results[n]['clicks']:>3}" for n in names))
-    print(f"clicks are {SETTLE_MS} ms apart, each timed from click() to the next animation frame "
-          "after its answer is drawn")
+    print(f"clicks are {SETTLE_MS} ms apart, on a button scrolled into view; each is timed from "
+          "click() until the frame that shows its answer has been painted")
     print(f"\n{'bench click-to-paint (ms)':<34}{'median':>12}{'p95':>12}{'clicks':>8}"
           f"{'p95 before':>12}{'ratio':>8}   target p95")
     for name, r in bench.items():
