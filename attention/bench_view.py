@@ -373,6 +373,19 @@ def _layout(n: int) -> _Layout:
     return _Layout(xs, [j // cols for j in range(n)], plate, tank, valves, tray, tray + 166)
 
 
+CARRIAGE_HALF, RAIL = 62, (36, WIDTH - 36)  # the carriage's half-width; where it may ride
+
+
+def _carriage_x(x: float) -> float:
+    """Centre the carriage over the query's dial, but keep it on the rail, clear of the step
+    badges at the left edge (x 9 to 31): the first and last dials are nearer the edge.
+
+    >>> _carriage_x(85), _carriage_x(400), _carriage_x(715)
+    (98, 400, 702)
+    """
+    return min(max(x, RAIL[0] + CARRIAGE_HALF), RAIL[1] - CARRIAGE_HALF)
+
+
 def _dial_angle(gap: float) -> float:
     """Return a needle's angle for a key reading `gap` below the best open key: 0 (upright)
     for the best, leaning left to -90 (flat) at DIAL_SPAN or more below.
@@ -456,7 +469,7 @@ def _drawing(words, tr, i, allowed, causal, t, rows) -> dict:
         "legend": {"y": lay.plate - 44, "text": f"q·k before the plate: the needle stands upright "
                    f"for the best open key and lies flat {DIAL_SPAN} or more below it"},
         "stratum": {"x": 340, "width": 120, "label_x": 472},
-        "carriage": {"x": lay.xs[i], "y": 40, "word": words[i],
+        "carriage": {"x": _carriage_x(lay.xs[i]), "y": 40, "word": words[i],
                      "cells": [-56 + 14 * c for c in range(bench.D_K)]},
         "dials": _dials(words, tr.scores[i], i, allowed, causal, rows, lay),
         "plate": f"÷ √{bench.D_K}" + ("" if t == lab.NEUTRAL_T else f" ÷ T ({typed(t)})"),

@@ -320,3 +320,14 @@ def test_the_whatif_layer_fits_in_the_taller_drawing(kwargs):
     assert height == lines[-1]["y"] + 16
     assert all(len(line["text"]) <= bench_view.NOTE_CHARS for line in w["note"])
     assert all(0 < line["y"] < height for line in w["note"])
+
+
+@pytest.mark.parametrize("words", [8, 40])
+def test_the_carriage_stays_on_the_rail_clear_of_the_step_badges(words):
+    """The badges are circles of radius 11 at x = 20 (fig-004.html), the rail runs from 40 to
+    760 and the carriage is 124 wide: at any query its box must start right of 31 and end
+    by 800."""
+    sentence = " ".join((["the", "pilot", "saw", "it", "and", "she", "left", "the"] * 5)[:words])
+    for i in range(words):
+        x = bench_view.view(sentence=sentence, query=i)["drawing"]["carriage"]["x"]
+        assert 31 < x - 62 and x + 62 <= 800, (i, x)
