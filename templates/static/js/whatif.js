@@ -46,8 +46,9 @@ function renderKeys(root, w) {
   });
 }
 
-const topText = (row) => (row && row.top ? `${row.top.word} ${row.top.weight.text}` : "none: undefined");
-const entropyText = (row) => (row && row.entropy ? `${row.entropy.text} bits` : "none: undefined");
+// "none" where the naive weights are undefined, as the build writes it (_whatif.html)
+const topText = (row) => (row && row.top ? `${row.top.word} ${row.top.weight.text}` : "none");
+const entropyText = (row) => (row && row.entropy ? `${row.entropy.text} bits` : "none");
 
 /** Draw a figure's what-if data (data.whatif) into the panel. */
 export function render(root, w, focused) {
