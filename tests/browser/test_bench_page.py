@@ -131,15 +131,16 @@ def test_shutting_every_stopcock_gives_a_message(bench):
 
 STALE = """() => ['fig-004', 'fig-005', 'fig-006', 'fig-008'].map(id => {
   const f = document.getElementById(id), notice = f.querySelector(':scope > [data-bind="stale"]');
-  const num = f.querySelector('td.num, td .num, .bench-drawing text, .matrix td');
+  const num = f.querySelector('.bench-working .weight .num, [data-bind="handset"] .num, .dial-reading, .matrix td');
   return [id, f.classList.contains('is-stale'), !notice.hidden && notice.getClientRects().length > 0,
-          getComputedStyle(num).textDecorationLine];
+          getComputedStyle(num).fontStyle];
 })"""
 
 
 def test_an_invalid_input_marks_every_bench_figure_out_of_date(bench):
-    """The numbers of the last good state stay on screen, struck through under a notice in each
-    bench figure, still readable (axe: no contrast failure); a valid input makes them current."""
+    """The numbers of the last good state stay on screen, in grey italics under a notice in each
+    bench figure, still readable (axe: no contrast failure); a valid input makes them current.
+    FIG-008's trained column is fixed data: it is not marked."""
     from axe_playwright_python.sync_playwright import Axe
 
     from tests.browser.conftest import settle as settled
@@ -147,9 +148,11 @@ def test_an_invalid_input_marks_every_bench_figure_out_of_date(bench):
     bench.fill("#bench-t", "abc")
     bench.wait_for_function("() => document.querySelector('#bench-t-msg').textContent.length > 0")
     bench.wait_for_function("() => document.querySelector('#fig-008').classList.contains('is-stale')")
-    assert bench.evaluate(STALE) == [[f, True, True, "line-through"]
+    assert bench.evaluate(STALE) == [[f, True, True, "italic"]
                                      for f in ("fig-004", "fig-005", "fig-006", "fig-008")]
     assert shown_state(bench) == expected_state()  # the last good numbers, not blanks
+    assert bench.evaluate("""() => getComputedStyle(document.querySelector(
+        '#fig-008 [data-bind="trained"] .num')).fontStyle""") == "normal"
     settled(bench)
     results = Axe().run(bench)
     assert results.violations_count == 0, results.generate_report()

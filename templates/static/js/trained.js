@@ -128,10 +128,10 @@ function render(root, cache, view, current) {
   // numbers must not read as current) and says that they are loading.
   compare.setAttribute("aria-busy", "true");
   clearTimeout(root.loadingTimer);
-  root.loadingTimer = setTimeout(() => compare.classList.add("is-loading"), SLOW_MS);
+  root.loadingTimer = setTimeout(() => { for (const el of parts) el.classList.add("is-loading"); }, SLOW_MS);
   const settled = () => {
     clearTimeout(root.loadingTimer);
-    compare.classList.remove("is-loading");
+    for (const el of parts) el.classList.remove("is-loading");
     compare.removeAttribute("aria-busy");
   };
   load(root, cache, examples[k].file).then((example) => {
