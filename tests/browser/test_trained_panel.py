@@ -174,6 +174,9 @@ def test_a_slow_example_hides_the_old_rows_and_says_it_is_loading(site_page):
     assert page.locator('#fig-008 [data-bind="compare"]').get_attribute("aria-busy") == "true"
     assert page.evaluate("""() => getComputedStyle(document.querySelector(
         '#fig-008 [data-bind="compare"] table')).visibility""") == "hidden"
+    for part in ('[data-bind="matrix-box"]', ".trained-download"):  # the old matrix and its link too
+        assert page.evaluate(f"""() => getComputedStyle(document.querySelector(
+            '#fig-008 {part}')).visibility""") == "hidden", part
     assert "Loading the trained model" in page.evaluate("""() => getComputedStyle(document.querySelector(
         '#fig-008 [data-bind="compare"]'), '::before').content""")
     assert len(held) == 1
