@@ -1,21 +1,21 @@
 // The page's address follows the state on screen, so that a copied link reopens it. It is
-// written just after the frame that shows the state: history.replaceState is slow in Chromium
-// (about 10 ms on a page's first call), and no click should wait for it before it is drawn.
+// written once the frame that shows the state is drawn and the page is idle:
+// history.replaceState is slow in Chromium (about 10 ms on a page's first call), and neither
+// a click's frame nor the work queued behind that frame should wait for it.
 
 let waiting = null; // { path, query }: the address to write, once the frame is drawn
 let timer = 0;
+const whenIdle = window.requestIdleCallback
+  ? (f) => requestIdleCallback(f, { timeout: 100 }) : (f) => setTimeout(f, 0);
 
 /** Write `query` (URLSearchParams text) into the address after the next frame. */
 export function keep(query) {
   const first = waiting === null;
   waiting = { path: location.pathname, query };
   if (!first) return; // the write already asked for takes the newest state
-  requestAnimationFrame(() => {
-    const channel = new MessageChannel(); // runs once the frame's paint is done
-    channel.port1.onmessage = flush;
-    channel.port2.postMessage(0);
-  });
-  timer = setTimeout(flush, 100); // a hidden tab draws no frames
+  // after the frame, once the page is idle: never before work that is waiting to be drawn
+  requestAnimationFrame(() => whenIdle(flush));
+  timer = setTimeout(flush, 200); // a hidden tab draws no frames
 }
 
 /** Write the waiting address now (before anything reads location, or the page goes). */
