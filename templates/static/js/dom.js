@@ -66,7 +66,8 @@ export function syncList(container, items, make, fill) {
 
 /**
  * Mark a figure's numbers as out of date (or current again): they belong to the last input
- * that could be computed, and its notice says so. Never dimmed: the styles strike them through.
+ * that could be computed, and its notice says so. Never dimmed: the styles set them in grey
+ * italics, which keep their contrast and their minus signs.
  */
 export function markStale(root, stale) {
   if (root.classList.contains("is-stale") !== stale) root.classList.toggle("is-stale", stale);
