@@ -101,6 +101,7 @@ def test_from_the_home_page_a_chapter_swaps_in_with_nothing_fetched_from_wrong_a
 def test_back_and_forward_restore_the_scroll_position(visit):
     page = visit.page
     page.goto(visit.base + "mixture/")
+    ready(page, "fig-002")  # settled: nothing above the link changes height after this
     page.evaluate(KEEP)
     link = page.locator(".pager a.next")
     link.scroll_into_view_if_needed()
@@ -116,6 +117,29 @@ def test_back_and_forward_restore_the_scroll_position(visit):
     page.wait_for_selector("#fig-003")
     page.wait_for_function("() => Math.abs(scrollY - 600) < 2")
     assert page.evaluate(SAME)
+
+
+# Until 300 ms after the swap, the page is shorter than the position to come back to, as a
+# page still waiting for its fonts or a figure would be.
+SHORT_AT_FIRST = """() => { const sheet = new CSSStyleSheet();
+  sheet.replaceSync('main { max-height: 200px; overflow: hidden; }');
+  document.adoptedStyleSheets = [sheet];
+  navigation.addEventListener('navigatesuccess',
+    () => setTimeout(() => { document.adoptedStyleSheets = []; }, 300), { once: true }); }"""
+
+
+def test_back_comes_back_to_the_position_once_the_page_is_tall_enough(visit):
+    page = visit.page
+    page.goto(visit.base + "mixture/")
+    ready(page, "fig-002")
+    page.locator(".pager a.next").scroll_into_view_if_needed()
+    y = page.evaluate("scrollY")
+    assert y > 1000
+    follow(page, ".pager a.next")
+    page.evaluate(SHORT_AT_FIRST)
+    page.go_back()
+    page.wait_for_selector("#fig-002")
+    page.wait_for_function(f"() => Math.abs(scrollY - {y}) < 2", timeout=5000)
 
 
 ADD_LINK = """href => { const a = document.createElement('a'); a.href = href; a.id = 'test-link';

@@ -71,9 +71,26 @@ function pin() {
 function place(url, back) {
   const id = decodeURIComponent(new URL(url).hash.slice(1));
   const target = id && document.getElementById(id);
-  if (back !== undefined) scrollTo(0, back);
+  if (back !== undefined) restore(back);
   else if (target) target.scrollIntoView();
   else scrollTo(0, 0);
+}
+
+/** Scroll back to y. A page just swapped in may still be shorter than y (its fonts, a figure
+ * drawn after the frame), and the browser then stops short: try again each frame, for up to
+ * a second, unless the reader scrolls first. */
+function restore(y) {
+  const reader = new AbortController();
+  let frames = 60;
+  for (const type of ["wheel", "touchstart", "pointerdown", "keydown"]) {
+    addEventListener(type, () => reader.abort(), { once: true, passive: true, signal: reader.signal });
+  }
+  (function step() {
+    if (reader.signal.aborted) return;
+    scrollTo(0, y);
+    if (Math.abs(scrollY - y) < 1 || --frames === 0) reader.abort();
+    else requestAnimationFrame(step);
+  })();
 }
 
 /** Fetch a page ahead of a likely click: a hover, focus or touch on one of the site's links. */
