@@ -246,7 +246,7 @@ def report(results: dict) -> None:
     if floor:
         print(f"the floor is a click on the bench page that changes one text node: its answer can "
               f"only be painted in the next frame, so no click here measures under {floor:.1f} ms;"
-              f" a click within 16.7 ms of it was drawn in the frame the floor's was")
+              f" a click within 16.7 ms of it was drawn by the next frame, as the floor's was")
     if instant_results:
         report_instant(*instant_results)
 

@@ -339,6 +339,14 @@ def test_at_360_px_nothing_leaves_a_bench_figure_and_results_stay_in_view(browse
     weights = page.evaluate("""() => [...document.querySelectorAll('#fig-005 tbody .weight .num')].map(e => {
         const b = e.getBoundingClientRect(); return b.right <= innerWidth && b.left >= 0; })""")
     assert weights == [True] * 8
+    # The weight bars read as bars (0.165 of one is more than a sliver), and each word's chip
+    # keeps clear of the sticky column's edge, which the scrolled numbers pass under.
+    bars = page.evaluate("""() => [...document.querySelectorAll('#fig-005 tbody .bar')].map(b =>
+        b.getBoundingClientRect().width)""")
+    assert len(bars) == 8 and min(bars) >= 28
+    gaps = page.evaluate("""() => [...document.querySelectorAll('#fig-005 tbody th')].map(th =>
+        th.getBoundingClientRect().right - th.querySelector('.row-word, .row-choice').getBoundingClientRect().right)""")
+    assert len(gaps) == 8 and min(gaps) >= 6
     # Headers do not break inside a symbol ("÷ √8", "e^z"); the sentence is shown whole.
     heads = page.evaluate("""() => [...document.querySelectorAll('#fig-005 thead th')].map(th =>
         getComputedStyle(th).whiteSpace)""")
