@@ -498,8 +498,8 @@ def _wrap(text: str, width: int = NOTE_CHARS) -> list[str]:
     """Break a note into as few lines of at most ``width`` characters as it needs, at spaces,
     and make them about equally long (no word left alone on the last line).
 
-    >>> _wrap("e^z overflows: 1.8e308 is the largest double; the naive weights are undefined.")
-    ['e^z overflows: 1.8e308 is the largest', 'double; the naive weights are undefined.']
+    >>> _wrap("eᶻ overflows: 1.8×10³⁰⁸ is the largest double; the naive weights are undefined.")
+    ['eᶻ overflows: 1.8×10³⁰⁸ is the largest', 'double; the naive weights are undefined.']
     >>> _wrap("one two three four", 14)
     ['one two', 'three four']
     """

@@ -72,7 +72,7 @@ def _shut_top(d: dict) -> dict | None:
             "choices": _choices(words, [*others, answer]), "answer": f"w{answer}",
             "explanation": f"“{_label(words, answer)}”, with {fixed(new[answer])} of the unit "
                            f"(it had {fixed(weights[answer])}). Shutting a stopcock changes no "
-                           "score: the unit is shared again in proportion to e^z among the open "
+                           "score: the unit is shared again in proportion to eᶻ among the open "
                            "stopcocks, so the runner-up takes the most."}
 
 
@@ -143,15 +143,15 @@ def _naive(d: dict) -> dict:
     if failure is None:
         answer = "same"
         why = (f"The largest z is {fixed(z.max())} and the smallest {fixed(z.min())}: every "
-               f"e^z fits in a double (up to z = {fixed(whatif.LN_MAX)}), so the naive "
-               "weights equal the real ones. Subtracting the largest only keeps e^z at most 1.")
+               f"eᶻ fits in a double (up to z = {fixed(whatif.LN_MAX)}), so the naive "
+               "weights equal the real ones. Subtracting the largest only keeps eᶻ at most 1.")
     else:
         answer = "undefined"
         cause = (f"the largest z is {fixed(z.max())}, beyond ln of the largest double, "
                  f"{fixed(whatif.LN_MAX)}" if failure == "overflow" else
                  f"every z is {fixed(z.max())} or lower" if failure == "underflow" else
-                 "the e^z add up to more than a double holds")
-        why = (f"{whatif.MESSAGES[failure]}; {cause}. The max-shift makes the top key's e^z "
+                 "the eᶻ add up to more than a double holds")
+        why = (f"{whatif.MESSAGES[failure]}; {cause}. The max-shift makes the top key's eᶻ "
                "exactly 1, so the real weights are fine.")
     return {"id": "naive",
             "prompt": f"Under the {s['head']} head at T = {typed(NAIVE_T)}, what happens to "

@@ -32,12 +32,12 @@ __all__ = ["LN_MAX", "MESSAGES", "STEPS", "Counterfactual", "counterfactual", "e
            "naive_softmax", "steps", "lab_entry", "bench_entry"]
 
 STEPS = ("scale", "mask", "shift")
-LN_MAX = math.log(sys.float_info.max)  # 709.78…: e^z is finite only for z up to this
+LN_MAX = math.log(sys.float_info.max)  # 709.78…: eᶻ is finite only for z up to this
 MESSAGES = {
-    "overflow": "e^z overflows: 1.8e308 is the largest double; the naive weights are undefined",
-    "sum": "the sum of the e^z overflows: 1.8e308 is the largest double; the naive weights "
+    "overflow": "eᶻ overflows: 1.8×10³⁰⁸ is the largest double; the naive weights are undefined",
+    "sum": "the sum of the eᶻ overflows: 1.8×10³⁰⁸ is the largest double; the naive weights "
            "are undefined",
-    "underflow": "every e^z underflows to 0: the naive weights are 0 ÷ 0, undefined",
+    "underflow": "every eᶻ underflows to 0: the naive weights are 0 ÷ 0, undefined",
 }
 LABELS = {"scale": "÷√d_k", "mask": "the causal mask", "shift": "the max-shift"}
 CHANGED = 0.0005  # below this a weight reads the same to three decimals
@@ -64,7 +64,7 @@ def steps(without) -> tuple[str, ...]:
 def naive_softmax(z, allowed) -> tuple[np.ndarray, np.ndarray, tuple]:
     """Softmax without the max-shift: (exp, weights, failure per row).
 
-    A row whose e^z or sum overflows, or whose e^z all underflow to 0, gets NaN
+    A row whose eᶻ or sum overflows, or whose eᶻ all underflow to 0, gets NaN
     weights and a failure ``"overflow"``, ``"sum"`` or ``"underflow"`` (else None).
 
     >>> e, w, f = naive_softmax([[0.0, 0.0], [710.0, 0.0]], [[True, True]] * 2)
@@ -189,7 +189,7 @@ def sentence(real, cf, failure, labels, removed, d_k, query="the query", later=(
         return "Every step is in place: these are the real weights."
     head = _title(removed, d_k)
     if failure is not None:
-        return (f"{head}, {MESSAGES[failure]}. With the max-shift the top key's e^z is exactly "
+        return (f"{head}, {MESSAGES[failure]}. With the max-shift the top key's eᶻ is exactly "
                 "1 and every other one at most 1, so the real row is unaffected.")
     real, cf = np.asarray(real), np.asarray(cf)
     a, b = int(np.argmax(real)), int(np.argmax(cf))
@@ -207,7 +207,7 @@ def sentence(real, cf, failure, labels, removed, d_k, query="the query", later=(
     if abs(diff) < CHANGED and float(np.abs(cf - real).max()) < CHANGED:
         if removed == ("shift",):
             return (f"{head} the weights come out the same: subtracting the largest score "
-                    "changes no weight, it only keeps every e^z at most 1.")
+                    "changes no weight, it only keeps every eᶻ at most 1.")
         if "mask" in removed and later.any():
             return (f"{head}, {query} could look at later words, but none scores high enough "
                     "to take any weight: the weights stay the same to three decimals.")
@@ -334,7 +334,7 @@ def _matrix_note(title: str, rows: list[dict], unmasked: bool) -> str:
     """Say what FIG-006 shows when it shows the counterfactual matrix.
 
     >>> _matrix_note("without the max-shift", [{"failure": "overflow"}, {"failure": None}], False)
-    'Showing the matrix without the max-shift; 1 of 2 rows has no weights: e^z overflows.'
+    'Showing the matrix without the max-shift; 1 of 2 rows has no weights: eᶻ overflows.'
     """
     text = f"Showing the matrix {title}"
     if unmasked:
@@ -368,8 +368,8 @@ def _bench_real(tr, i: int, words: list, causal, reader) -> dict:
 
 ROW_NOTES = {"overflow": "overflow", "sum": "sum overflows", "underflow": "underflow",
              "empty": "every key shut"}  # after a matrix row's word: why it has no weights
-SHORT = {"overflow": "e^z overflows", "sum": "the sum of e^z overflows",
-         "underflow": "every e^z underflows to 0", "empty": "every key shut"}
+SHORT = {"overflow": "eᶻ overflows", "sum": "the sum of eᶻ overflows",
+         "underflow": "every eᶻ underflows to 0", "empty": "every key shut"}
 
 
 def _matrix(cf: Counterfactual, causal=None, unmasked: bool = False) -> list[dict]:

@@ -300,7 +300,7 @@ def test_an_overflowing_naive_softmax_draws_no_weights_and_says_so():
     w = d["whatif"]
     assert w["failure"] == "overflow" and w["sample"]["strata"] == []
     said = [line["text"] for line in w["note"] if line["failure"]]
-    assert " ".join(said[:2]) == ("e^z overflows: 1.8e308 is the largest double; the naive "
+    assert " ".join(said[:2]) == ("eᶻ overflows: 1.8×10³⁰⁸ is the largest double; the naive "
                                   "weights are undefined.")
     assert said[2:] == ["no", "weights"]  # inside the empty sample
     assert not any(re.search(r"\d\.\d{3}", line["text"]) for line in w["note"])  # no weight shown

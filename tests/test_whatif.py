@@ -108,7 +108,7 @@ def test_naive_softmax_overflows_at_a_low_temperature_and_says_so():
     d = bench_view.view(temperature="0.05", without=["shift"])
     cf = d["whatif"]["counterfactual"]
     assert cf["failure"] == "overflow" and cf["weights"] is None and cf["top"] is None
-    assert cf["message"] == ("e^z overflows: 1.8e308 is the largest double; "
+    assert cf["message"] == ("eᶻ overflows: 1.8×10³⁰⁸ is the largest double; "
                              "the naive weights are undefined")
     assert cf["message"] in d["whatif"]["sentence"]
     assert all(k["counterfactual"] is None for k in d["whatif"]["keys"])
@@ -257,7 +257,7 @@ def test_the_counterfactual_matrix_says_why_a_cell_has_no_weight():
         assert row["failure"] == "overflow" and row["cells"] == [None] * 8
         assert row["masks"] == "u" * (r + 1) + "f" * (7 - r) and row["note"] == " (overflow)"
     assert entry["matrix_note"] == ("Showing the matrix without the max-shift; 8 of 8 rows have "
-                                    "no weights: e^z overflows.")
+                                    "no weights: eᶻ overflows.")
     assert entry["matrix_label"] == "Show the matrix without the max-shift"
     unmasked = bench_view.view(without=["mask"])["whatif"]["matrix_note"]
     assert unmasked == ("Showing the matrix without the causal mask: the hatched triangle is gone, "

@@ -101,7 +101,7 @@ def test_a_naive_softmax_that_overflows_says_so_in_words(page, path, ready, stat
     assert w["counterfactual"]["failure"] == "overflow"
     panel = open_page(page, path, ready, w["sentence"])
     shown = panel_state(page.page, panel)
-    message = "e^z overflows: 1.8e308 is the largest double; the naive weights are undefined"
+    message = "eᶻ overflows: 1.8×10³⁰⁸ is the largest double; the naive weights are undefined"
     assert shown["cf"][0] == message and shown["cf"][1:] == [None] * (len(shown["cf"]) - 1)
     assert shown["cfTop"] == "none" and shown["cfEntropy"] == "none"  # as the build writes it (_whatif.html)
     assert shown["real"] == [k["real"]["text"] for k in w["keys"]]  # the real row is fine
@@ -158,7 +158,7 @@ def test_the_lab_can_be_scaled_until_the_naive_softmax_overflows(page):
     p.wait_for_function("(t) => document.querySelector('#fig-003 [data-whatif=\"sentence\"]').textContent === t",
                         arg=after["sentence"], timeout=60000)
     assert p.input_value("#lab-q1") == w["reach"]["fields"][0]
-    assert panel_state(p, "#fig-003 .whatif")["cf"][0].startswith("e^z overflows")
+    assert panel_state(p, "#fig-003 .whatif")["cf"][0].startswith("eᶻ overflows")
     no_nan_anywhere(p)
 
 
@@ -311,7 +311,7 @@ def test_an_overflow_at_low_temperature_shows_words_not_numbers_in_the_drawing(p
     open_bench(page, "bench/?without=shift&t=0.05", core["whatif"]["sentence"])
     shown = drawing_state(page.page)
     assert shown["strata"] == [] and shown["labels"] == []  # no weights drawn
-    assert " ".join(shown["failure"]) == ("e^z overflows: 1.8e308 is the largest double; "
+    assert " ".join(shown["failure"]) == ("eᶻ overflows: 1.8×10³⁰⁸ is the largest double; "
                                           "the naive weights are undefined. no weights")
     assert not re.search(r"\d\.\d{3}", shown["layerText"])  # no weight anywhere in the layer
     no_nan_anywhere(page.page)
