@@ -151,6 +151,9 @@ def test_an_invalid_input_marks_every_bench_figure_out_of_date(bench):
     assert bench.evaluate(STALE) == [[f, True, True, "italic"]
                                      for f in ("fig-004", "fig-005", "fig-006", "fig-008")]
     assert shown_state(bench) == expected_state()  # the last good numbers, not blanks
+    status = bench.locator("#fig-004 .runtime-status")
+    assert status.inner_text() == ("Live: Python in your browser is ready, but this input cannot "
+                                   "be computed; the numbers shown are for the last one that could.")
     assert bench.evaluate("""() => getComputedStyle(document.querySelector(
         '#fig-008 [data-bind="trained"] .num')).fontStyle""") == "normal"
     settled(bench)
@@ -162,6 +165,7 @@ def test_an_invalid_input_marks_every_bench_figure_out_of_date(bench):
     assert [row[:3] for row in bench.evaluate(STALE)] == [[f, False, False]
                                                            for f in ("fig-004", "fig-005", "fig-006", "fig-008")]
     assert shown_state(bench) == expected_state(temperature="2")
+    assert status.inner_text() == "Live: Python in your browser computed this state."
 
 def test_keyboard_only(bench):
     # A row's word is a button: Enter makes it the query.

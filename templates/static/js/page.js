@@ -37,7 +37,7 @@ function showNotices(root, answer) {
 /** A group's status (drawn by status.js once it has loaded, just after the first paint). */
 function statusView(root, session, later) {
   if (!root.querySelector(".runtime-status")) return null;
-  const view = { pending: false, source: null, link: false, roots: [root], draw: () => {} };
+  const view = { pending: false, source: null, stale: false, link: false, roots: [root], draw: () => {} };
   session.deferred.push(later.then(() => import("./status.js")).then((status) => {
     if (session.alive) status.attach(view, root, session);
   }));
@@ -59,7 +59,7 @@ function makeStore(channel, root, session, view) {
     if (view) view.pending = true;
     runtime.request(channel, payload, (reply, source) => {
       if (!session.alive) return;
-      if (view) Object.assign(view, { pending: false, source });
+      if (view) Object.assign(view, { pending: false, source, stale: reply.ok === false });
       keepAddress(reply);
       showNotices(root, reply);
       answer(reply);

@@ -10,9 +10,10 @@ const slowMs = () => Number(document.body.dataset.runtimeSlow || SLOW_MS); // te
 const MB = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 // @param {{state: string, reason: string, offline: boolean, loaded: number}} runtime
-// @param {{pending: boolean, source: string | null, size: number}} figure - size in bytes
+// @param {{pending: boolean, source: string | null, stale: boolean, size: number}} figure -
+//   stale: the last input could not be computed; size in bytes
 // @returns {{text: string, action: string | null, label: string}} action: "allow" | "retry"
-export function describe(runtime, { pending, source, size }) {
+export function describe(runtime, { pending, source, stale, size }) {
   const download = size ? `a one-time download of ${MB(size)}` : "a large one-time download";
   const progress = size ? ` (${(Math.min(runtime.loaded, size) / 1e6).toFixed(1)} of ${MB(size)})` : "";
   const built = "computed when the site was built, by the same Python code";
@@ -32,7 +33,9 @@ export function describe(runtime, { pending, source, size }) {
       };
     case "ready":
       return {
-        text: source === "python" ? "Live: Python in your browser computed this state."
+        text: stale ? "Live: Python in your browser is ready, but this input cannot be computed; " +
+            "the numbers shown are for the last one that could."
+          : source === "python" ? "Live: Python in your browser computed this state."
           : source === "table" ? `Live: this state was ${built}; Python in your browser computes any other.`
             : "Live: Python in your browser computes every number you see.",
         action: null, label: "",
