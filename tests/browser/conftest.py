@@ -147,6 +147,25 @@ def no_js(browser):
     context.close()
 
 
+@contextmanager
+def routable(browser, server: str, width: int = 1280):
+    """A page whose every request page.route sees: no service worker answers in its place
+    (registering one fails, as the page expects where they are blocked). It must end clean."""
+    context = browser.new_context(service_workers="block", viewport={"width": width, "height": 900})
+    w = watch(context, server)
+    yield w
+    context.close()
+    w.console_errors = [e for e in w.console_errors if "Service Worker" not in e]
+    w.assert_clean()
+
+
+@pytest.fixture
+def routed_page(browser, server, viewport_width):
+    """A fresh page at the requested width that page.route sees whole (see routable)."""
+    with routable(browser, server, viewport_width) as w:
+        yield w
+
+
 @pytest.fixture
 def site_page(browser, server, viewport_width):
     """A fresh page at the requested width; it must end the test clean."""

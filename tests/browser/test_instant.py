@@ -12,7 +12,7 @@ import pytest
 
 from attention import bench, bench_view, export, figures, lab
 from sitebuild.serve import SiteHandler, SiteServer
-from tests.browser.conftest import serving, start, stop, watch
+from tests.browser.conftest import routable, serving, start, stop, watch
 from tests.browser.test_bench_page import expected_state, shown_state
 
 STATUS = "#fig-002 .runtime-status"
@@ -47,13 +47,9 @@ class Held:
 
 @pytest.fixture
 def fresh(browser, server):
-    """A page whose requests page.route sees (no service worker), ending clean."""
-    context = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 900})
-    w = watch(context, server)
-    yield w
-    context.close()
-    w.console_errors = [e for e in w.console_errors if "Service Worker" not in e]
-    w.assert_clean()
+    """A 1280 px page whose requests page.route sees (no service worker), ending clean."""
+    with routable(browser, server) as w:
+        yield w
 
 
 def held_back(w, path: str, ready: str) -> Held:
@@ -211,7 +207,7 @@ def test_a_slow_connection_asks_before_downloading_python(fresh):
     assert f"a one-time download of {megabytes}" in page.inner_text(STATUS)
     page.wait_for_timeout(500)
     assert fresh.workers == [] and page.get_attribute(STATUS, "data-state") == "asking"
-    page.click('#fig-002 tr[data-query="load"]')  # nearby states answer without the download
+    page.click('#fig-002 tr[data-query="load"] button')  # nearby states answer without the download
     assert page.inner_text('#fig-002 [data-bind="query"]') == "load"
     cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 0,
                                                   "downloadThroughput": -1, "uploadThroughput": -1})

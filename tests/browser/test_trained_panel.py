@@ -160,13 +160,14 @@ def test_fig_008_is_all_sans_spaced_and_its_tables_line_up_with_its_text(browser
     context.close()
 
 
-def test_a_slow_example_hides_the_old_rows_and_says_it_is_loading(site_page):
+def test_a_slow_example_hides_the_old_rows_and_says_it_is_loading(routed_page):
     """Until another example's rows arrive, the rows on screen belong to the old sentence: after
-    a moment they are hidden (not dimmed, which would fail contrast) and a line says so."""
-    page = site_page.page
+    a moment they are hidden (not dimmed, which would fail contrast) and a line says so. (The
+    rows are held back by page.route, which a service worker's answer would bypass.)"""
+    page = routed_page.page
     held = []
     page.route("**/trained/2*.json", lambda route: held.append(route))  # held until released
-    page.goto(site_page.base + "bench/")
+    page.goto(routed_page.base + "bench/")
     page.wait_for_selector(READY, timeout=60000)
     text = COMMITTED["examples"][2]["text"]
     page.locator(f'#fig-008 .trained-examples button[data-sentence="{text}"]').click()
