@@ -42,7 +42,7 @@ def mixture(site_page):
 
 def test_clicking_grid_recomputes_fig_002(mixture):
     page = mixture.page
-    page.click('#fig-002 tr[data-query="grid"]')
+    page.click('#fig-002 tr[data-query="grid"] button')
     page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=query]').textContent === 'grid'",
                            timeout=60000)
     assert [row[2] for row in table_texts(page, "#fig-002")] == ["0.401", "0.198", "0.401"]
@@ -74,7 +74,7 @@ def test_a_click_before_ready_is_answered_when_ready(mixture):
     page = mixture.page
     state = page.get_attribute("#fig-002 .runtime-status", "data-state")
     assert state in (None, "idle", "loading")  # the runtime is still booting
-    page.click('#fig-002 tr[data-query="load"]')
+    page.click('#fig-002 tr[data-query="load"] button')
     page.wait_for_selector(READY, timeout=60000)
     page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=query]').textContent === 'load'")
     assert table_texts(page, "#fig-002") == expected_fig_002("load")
@@ -101,7 +101,7 @@ def test_blocked_runtime_leaves_the_static_figure_and_says_why(browser, server):
     assert "Python could not start here" in status.inner_text()
     assert "computed when the site was built" in status.inner_text()
     assert w.page.inner_text("#fig-002 .runtime-action") == "Try again"
-    w.page.click('#fig-002 tr[data-query="grid"]')  # one step away: precomputed, still answered
+    w.page.click('#fig-002 tr[data-query="grid"] button')  # one step away: precomputed, still answered
     w.page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=query]').textContent === 'grid'")
     assert table_texts(w.page, "#fig-002") == expected_fig_002("grid")
     assert w.page_errors == [] and w.foreign_requests == []

@@ -173,7 +173,7 @@ def test_without_the_navigation_api_links_are_plain_links(browser, server):
     page.wait_for_selector("#fig-002 .fig-hint:not([hidden])")
     assert not page.evaluate(SAME)  # an ordinary load
     assert page.title().startswith("From scores to a mixture")
-    page.click('#fig-002 tr[data-query="grid"]')
+    page.click('#fig-002 tr[data-query="grid"] button')
     page.wait_for_function(
         "() => document.querySelector('#fig-002 [data-bind=query]').textContent === 'grid'")
     context.close()
