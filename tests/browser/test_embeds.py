@@ -172,25 +172,24 @@ def test_share_gives_the_deep_link_and_the_embed_code(site_page):
     assert 'allow="clipboard-write"' in code
 
 
-def test_each_embed_fits_its_suggested_height(browser, server):
+@pytest.mark.parametrize("embed", registry(), ids=lambda e: e.id)  # one test each: run in parallel
+def test_each_embed_fits_its_suggested_height(browser, server, embed):
     """The snippet's height is the desktop measurement (no blank band below the figure);
     narrower screens fit the phone measurement the guide states. Each embed is opened once,
     live, and measured as its frame narrows from 1280 to 768 and 360 px."""
     context = browser.new_context(viewport={"width": 1280, "height": 400})
-    for embed in registry():
-        page = context.new_page()
-        page.goto(server + embed.url)
-        if embed.live:
-            page.wait_for_selector(READY, timeout=60000)
-        for width in (1280, 768, 360):
-            page.set_viewport_size({"width": width, "height": 400})
-            height = page.evaluate("""() => new Promise(done => requestAnimationFrame(() =>
-                done(Math.ceil(document.documentElement.getBoundingClientRect().height))))""")
-            if width == 1280:
-                assert 0 <= embed.height - height <= 40, f"{embed.id}: {height}px drawn, snippet {embed.height}px"
-            assert height <= embed.phone_height, f"{embed.id} at {width}px needs {height}px"
-            assert page.evaluate("document.documentElement.scrollWidth") <= width, (embed.id, width)
-        page.close()
+    page = context.new_page()
+    page.goto(server + embed.url)
+    if embed.live:
+        page.wait_for_selector(READY, timeout=60000)
+    for width in (1280, 768, 360):
+        page.set_viewport_size({"width": width, "height": 400})
+        height = page.evaluate("""() => new Promise(done => requestAnimationFrame(() =>
+            done(Math.ceil(document.documentElement.getBoundingClientRect().height))))""")
+        if width == 1280:
+            assert 0 <= embed.height - height <= 40, f"{embed.id}: {height}px drawn, snippet {embed.height}px"
+        assert height <= embed.phone_height, f"{embed.id} at {width}px needs {height}px"
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, (embed.id, width)
     context.close()
 
 
