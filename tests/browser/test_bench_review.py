@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from attention import bench, bench_view
-from tests.browser.conftest import watch
+from tests.browser.conftest import settle, watch
 
 READY = '#fig-004 .runtime-status[data-state="ready"]'
 FORTY = " ".join(["the", "pilot", "saw", "it", "and", "she", "left", "the", "car"] * 4 + ["the"] * 4)
@@ -395,8 +395,7 @@ def test_a_screen_reader_hears_the_new_row_and_reads_each_dial_and_stopcock(live
     # A reader exploring the dials is at the drawing: off screen it is not rendered
     # (content-visibility), and Chromium's tree then leaves its parts out.
     live.locator("#fig-004 .bench-drawing").scroll_into_view_if_needed()
-    live.wait_for_function("() => document.querySelector('#fig-004 .bench-drawing').getBoundingClientRect().top < innerHeight")
-    live.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    settle(live)  # and drawn there
     nodes = ax_nodes(live)
     names = {(n.get("role", {}).get("value"), n.get("name", {}).get("value")): n for n in nodes}
     for dial in expected["drawing"]["dials"]:
