@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import threading
 from contextlib import contextmanager
@@ -9,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
 from sitebuild.serve import make_server
@@ -118,10 +120,29 @@ SETTLED = """() => !document.querySelector('[aria-busy="true"]')
   && document.getAnimations().every((a) => a.playState !== 'running')"""
 
 
+def within(seconds: float, script: str) -> str:
+    """The page function script, which returns a Promise, made to fail once it has waited
+    seconds. Playwright's evaluate has no time limit: it waits on a page's Promise for ever,
+    and a Promise that never settles (an answer never sent, a worker never ready) hangs the
+    test where it should fail and say what it waited for."""
+    what = json.dumps(" ".join(script.split())[:100])
+    return f"""(arg) => Promise.race([({script})(arg), new Promise((_, fail) => setTimeout(
+  () => fail(new Error("still waiting after {seconds:g} s: " + {what})), {seconds * 1000:.0f}))])"""
+
+
+# Two frames drawn (the second after the first one's paint).
+FRAMES = within(10, "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+# The page's service worker is active (it fails where one cannot install: an install that
+# failed leaves navigator.serviceWorker.ready waiting for ever).
+WORKER_READY = within(60, "async () => { await navigator.serviceWorker.ready; }")
+
+
 def settle(page) -> None:
     """Wait until the page is settled (see SETTLED), then two frames more for paint."""
     page.wait_for_function(SETTLED)
-    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    page.evaluate(FRAMES)
 
 
 @pytest.fixture(params=[1280, 360], ids=["desktop", "phone"])
@@ -174,3 +195,141 @@ def site_page(browser, server, viewport_width):
     yield w
     context.close()
     w.assert_clean()
+
+
+# ---- one booted page per test worker, shared by tests that only need the site live ----------
+#
+# Booting Python in a fresh context costs about 8-10 s of CPU (most of a browser test's time).
+# A reader who follows one of the site's links keeps the booted Python: nav.js swaps the new
+# page in place (a fresh <main>, every figure mounted anew from the address's state), and the
+# worker stays. SharedPage.open() opens a page the same way, so the tests that only need the
+# site live at some address share one boot per test worker. Each test still starts from a
+# known state: the page its address describes, at the width and colour scheme it asks for,
+# nothing focused, scrolled to its top (or its #anchor), its link's state applied. Tests about
+# a first visit (booting, asking, failing, service workers, init scripts, routes, the worker
+# count) keep a fresh context of their own; a test that patches the page's globals puts them
+# back. Axe runs keep a fresh page too: they judge the page as a first visit shows it.
+
+# Swap url in as a click on one of the site's links would; false when the site cannot
+# (then the page is loaded in full instead). An address write still waiting from the last
+# test (address.js writes once the frame is drawn and the page is idle) goes first: address.js
+# would stop the swap's navigation to write, and start another, failing this one's promise.
+# (One that has not finished in 20 s fails, and the page is loaded in full.)
+SWAP = within(20, """async (url) => {
+  if (!window.navigation || !document.querySelector('main')) return false;
+  await new Promise((done) => requestAnimationFrame(() =>
+    requestIdleCallback(() => setTimeout(done, 0), { timeout: 300 })));
+  await navigation.navigate(url, { history: 'replace' }).finished;
+  return true;
+}""")
+# Start as a fresh load does: nothing focused (the swap focuses the new heading), and every
+# figure's state from the address drawn (not still "opening the state from your link").
+# (A mouse moved over the page by the last test is moved off it first.)
+FRESH = """() => { if (document.activeElement && document.activeElement !== document.body)
+  document.activeElement.blur(); }"""
+LINK_APPLIED = "() => !document.querySelector('.is-waiting')"
+
+
+class SharedPage:
+    """A page of the site whose Python boots once, reused test after test through open()."""
+
+    def __init__(self, browser, server: str, init_script: str | None = None):
+        self.browser, self.base, self.init_script = browser, server, init_script
+        self.context = self.w = None
+        self.loaded = False
+        self.loads = 0  # full page loads (each boots Python): one per page, unless a swap fails
+        self.swap_errors = []  # why a swap failed, if one did
+
+    @property
+    def page(self):
+        return self.w.page
+
+    @property
+    def console_errors(self):
+        return self.w.console_errors
+
+    def begin(self) -> None:
+        """Before a test: a live page (a new one if the last was closed), nothing recorded yet."""
+        if self.context is None or self.w.page.is_closed():
+            self.discard()
+            self.context = self.browser.new_context(viewport={"width": 1280, "height": 900})
+            if self.init_script:
+                self.context.add_init_script(script=self.init_script)
+            self.w = watch(self.context, self.base)
+            self.loaded = False
+        for name in ("console_errors", "page_errors", "foreign_requests", "workers"):
+            setattr(self.w, name, [])  # watch()'s listeners look the list up at each event
+
+    def open(self, path: str, *, width: int = 1280, height: int = 900, scheme: str = "light"):
+        """Show the site's page at path, as a fresh page at this size and scheme would."""
+        page, url = self.page, self.base + path
+        page.set_viewport_size({"width": width, "height": height})
+        page.emulate_media(color_scheme=scheme, reduced_motion="no-preference")
+        swapped = False
+        for _ in range(2 if self.loaded else 0):
+            try:
+                swapped = page.evaluate(SWAP, url)
+                break
+            except PlaywrightError as error:  # aborted, or loaded in full after all: again
+                self.swap_errors.append(str(error))
+        if not swapped:
+            page.goto(url)
+            self.loaded = True
+            self.loads += 1
+        page.mouse.move(-1, -1)  # the pointer over nothing: no :hover left from the last test
+        page.evaluate(FRESH)
+        page.wait_for_function(LINK_APPLIED)
+        return page
+
+    def assert_clean(self) -> None:
+        self.w.assert_clean()
+
+    def discard(self) -> None:
+        """Close the page (after a failed test, so that nothing it left carries over)."""
+        if self.context is not None:
+            self.context.close()
+        self.context = self.w = None
+        self.loaded = False
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, "report_" + report.when, report)
+
+
+@pytest.fixture(scope="session")
+def _shared_page(browser, server):
+    shared = SharedPage(browser, server)
+    yield shared
+    shared.discard()
+
+
+@contextmanager
+def lent(shared: SharedPage, request):
+    """Lend shared to the test of request. The test must end clean, and one that fails leaves
+    the page to be made anew for the next."""
+    shared.begin()
+    try:
+        yield shared
+    except BaseException:  # the fixture lending it failed: start afresh
+        shared.discard()
+        raise
+    failed = any(getattr(getattr(request.node, "report_" + when, None), "failed", False)
+                 for when in ("setup", "call"))
+    if failed:
+        shared.discard()
+    else:
+        try:
+            shared.assert_clean()
+        except AssertionError:
+            shared.discard()
+            raise
+
+
+@pytest.fixture
+def booted(_shared_page, request):
+    """The worker's shared 1280 px page of the site (see SharedPage)."""
+    with lent(_shared_page, request) as shared:
+        yield shared
