@@ -4,17 +4,17 @@ falls back to an ordinary page load."""
 
 from __future__ import annotations
 
-import re
-
 import functools
-import threading
+import re
+import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from attention import figures
 from sitebuild.serve import SiteHandler, SiteServer
-from tests.browser.conftest import watch
+from tests.browser.conftest import FRAMES, routable, start, stop, watch, within
 
 KEEP = "() => { window.__same_document = true; }"
 SAME = "() => window.__same_document === true"
@@ -98,9 +98,8 @@ def test_from_the_home_page_a_chapter_swaps_in_with_nothing_fetched_from_wrong_a
     assert missing == []
 
 
-def test_back_and_forward_restore_the_scroll_position(visit):
-    page = visit.page
-    page.goto(visit.base + "mixture/")
+def test_back_and_forward_restore_the_scroll_position(booted):
+    page = booted.open("mixture/")  # itself opened in place, on the worker's shared page
     ready(page, "fig-002")  # settled: nothing above the link changes height after this
     page.evaluate(KEEP)
     link = page.locator(".pager a.next")
@@ -128,9 +127,8 @@ SHORT_AT_FIRST = """() => { const sheet = new CSSStyleSheet();
     () => setTimeout(() => { document.adoptedStyleSheets = []; }, 300), { once: true }); }"""
 
 
-def test_back_comes_back_to_the_position_once_the_page_is_tall_enough(visit):
-    page = visit.page
-    page.goto(visit.base + "mixture/")
+def test_back_comes_back_to_the_position_once_the_page_is_tall_enough(booted):
+    page = booted.open("mixture/")  # itself opened in place, on the worker's shared page
     ready(page, "fig-002")
     page.locator(".pager a.next").scroll_into_view_if_needed()
     y = page.evaluate("scrollY")
@@ -146,9 +144,8 @@ ADD_LINK = """href => { const a = document.createElement('a'); a.href = href; a.
   a.textContent = 'a link'; document.querySelector('main p').append(a); }"""
 
 
-def test_an_anchor_and_the_new_pages_address_state_are_applied(visit):
-    page = visit.page
-    page.goto(visit.base + "lab/")
+def test_an_anchor_and_the_new_pages_address_state_are_applied(booted):
+    page = booted.open("lab/")  # itself opened in place, on the worker's shared page
     page.evaluate(KEEP)
     page.evaluate(ADD_LINK, "../mixture/?query=grid#fig-002")
     follow(page, "#test-link")
@@ -217,23 +214,28 @@ class NewBuild(SiteHandler):
         self.wfile.write(body)
 
 
-def test_a_page_of_another_build_loads_in_full(browser, built_site):
-    srv = SiteServer(("127.0.0.1", 0), functools.partial(NewBuild, directory=str(built_site)),
-                     built_site)
+@contextmanager
+def serving_with(handler: type[SiteHandler], folder: Path):
+    """Serve folder through handler on a free port of 127.0.0.1 for the with-block."""
+    srv = SiteServer(("127.0.0.1", 0), functools.partial(handler, directory=str(folder)), folder)
     srv.quiet, srv.encodings = True, True
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{srv.server_port}/"
-    context = browser.new_context()
-    page = context.new_page()
-    page.goto(base + "mixture/")
-    page.evaluate(KEEP)
-    page.click('.site-header a[href="../lab/"]')
-    page.wait_for_function("() => !window.__same_document && document.querySelector('#fig-003')")
-    assert page.get_attribute("body", "data-build") == "newer"  # the new build's own document
-    ready(page, "fig-003")
-    context.close()
-    srv.shutdown()
-    srv.server_close()
+    try:
+        yield start(srv)
+    finally:
+        stop(srv)
+
+
+def test_a_page_of_another_build_loads_in_full(browser, built_site):
+    with serving_with(NewBuild, built_site) as base:
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(base + "mixture/")
+        page.evaluate(KEEP)
+        page.click('.site-header a[href="../lab/"]')
+        page.wait_for_function("() => !window.__same_document && document.querySelector('#fig-003')")
+        assert page.get_attribute("body", "data-build") == "newer"  # the new build's own document
+        ready(page, "fig-003")
+        context.close()
 
 
 def current(page) -> list[str]:
@@ -294,10 +296,10 @@ def document_listeners(page, kind: str) -> int:
     return sum(1 for listener in found if listener["type"] == kind)
 
 
-def test_the_lab_lets_go_of_the_document_when_swapped_away(visit):
-    """lab.js listens on the document for the prediction's query; each swap mounts it anew."""
-    page = visit.page
-    page.goto(visit.base + "lab/")
+def test_the_lab_lets_go_of_the_document_when_swapped_away(booted):
+    """lab.js listens on the document for the prediction's query; each swap mounts it anew
+    (on the worker's shared page, after every page other tests opened in it)."""
+    page = booted.open("lab/")
     page.wait_for_selector("#fig-003 .lab-controls:not([hidden])")
     page.evaluate(KEEP)
     assert document_listeners(page, "lab:query") == 1
@@ -311,3 +313,116 @@ def test_the_lab_lets_go_of_the_document_when_swapped_away(visit):
     page.click('button[data-guess="zero"]')  # the prediction still reaches the one live lab
     page.wait_for_function("() => document.querySelector('#lab-q1').value === '0'"
                            " && document.querySelector('#lab-q2').value === '0'", timeout=30000)
+
+
+def test_skip_to_the_content_stays_on_the_page_swapped_in(visit):
+    """The skip link (#main) is not part of the swapped <main>: it must lead into the page on
+    screen, not back to the first page of the visit."""
+    page = visit.page
+    page.goto(visit.base + "mixture/")
+    ready(page, "fig-002")
+    page.evaluate(KEEP)
+    follow(page, '.site-header a[href="../lab/"]')
+    assert page.evaluate("document.querySelector('a.skip').href") == visit.base + "lab/#main"
+    page.focus("a.skip")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => location.hash === '#main'")
+    assert page.url == visit.base + "lab/#main" and page.evaluate(SAME)
+    assert page.title() == "The lab: move the query · Attention Bench"
+
+
+# A row chosen, then at once one of the site's links followed, in the same moment: the
+# address write for the row is still waiting when the link's navigation starts.
+CHOOSE_THEN_FOLLOW = """() => {
+  document.querySelector('#fig-002 tr[data-query="grid"] button').click();
+  document.querySelector('.pager a.next').click();
+}"""
+
+
+def test_a_link_followed_just_after_a_change_is_followed_and_back_keeps_the_change(booted):
+    page = booted.open("mixture/")
+    ready(page, "fig-002")
+    page.evaluate(KEEP)
+    page.evaluate(CHOOSE_THEN_FOLLOW)
+    page.wait_for_function("() => location.pathname.endsWith('/lab/')"
+                           " && document.activeElement === document.querySelector('main h1')")
+    assert page.evaluate(SAME)  # in place
+    page.go_back()
+    page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=query]')"
+                           "?.textContent === 'grid'")
+    assert page.url.endswith("/mixture/?query=grid")  # the row chosen before leaving, kept
+
+
+# A row of the bench's working chosen, and Back pressed the moment its state is drawn: the
+# address write for the row waits for the next frame, so it still waits when Back starts.
+CHOOSE_THEN_BACK = within(10, """row => new Promise((resolve) => {
+  const word = document.querySelector('#fig-004 [data-bind="carriage-word"]');
+  new MutationObserver((_, seen) => { seen.disconnect(); history.back(); resolve(); })
+    .observe(word, { childList: true, characterData: true, subtree: true });
+  document.querySelector(`#fig-005 tr[data-index="${row}"] button`).click();
+})""")
+
+
+def test_back_at_once_after_a_change_goes_back_and_forward_returns_to_the_change(booted):
+    """Back the moment after a click is stopped, the click's address written, and Back started
+    again. Started again at once, Chromium answered "Invalid key" (it had not yet heard that
+    the first Back was stopped) and the reader stayed where they were."""
+    page = booted.open("lab/")
+    ready(page, "fig-003")
+    page.evaluate(KEEP)
+    follow(page, '.site-header a[href="../bench/"]')
+    ready(page, "fig-004", timeout=2000)
+    for row in (1, 2, 1):  # each a change from the state before it (the bench opens on "she")
+        word = page.text_content(f'#fig-005 tr[data-index="{row}"] button')  # once it is a button
+        page.evaluate(CHOOSE_THEN_BACK, row)
+        page.wait_for_function("() => document.querySelector('#fig-003')"  # the lab, swapped in
+                               " && document.activeElement === document.querySelector('main h1')",
+                               timeout=5000)
+        page.go_forward()
+        page.wait_for_function("w => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]')"
+                               "?.textContent === w", arg=word, timeout=5000)
+        assert page.url == booted.base + f"bench/?head=coreference&query={row}&t=1"  # the click kept
+    assert page.evaluate(SAME)  # every step in place
+
+
+# The lab's query changed (Python computes it: no table holds 0.37), and at once a link to the
+# bench followed: the lab's answer arrives once the bench's address is shown.
+CHANGE_THEN_LEAVE = """() => {
+  const q1 = document.querySelector('#lab-q1');
+  q1.value = '0.37';
+  q1.dispatchEvent(new Event('input', { bubbles: true }));
+  document.querySelector('.site-header a[href="../bench/"]').click();
+}"""
+
+
+class SlowBench(SiteHandler):
+    """Serve the bench's page a second and a half late: a page swap waits for it."""
+
+    def do_GET(self):
+        if self.path == "/bench/":
+            time.sleep(1.5)
+        return super().do_GET()
+
+
+def test_an_answer_for_the_page_left_is_not_written_into_the_next_pages_address(browser, built_site):
+    """An answer that arrives after the reader has left its page (while the next one loads)
+    belongs to that page. It was written into the next page's address (/bench/?q=0.37%2C1…):
+    that write stopped the bench from coming in (a history write cancels the navigation under
+    way), or, where the bench was in already, made it open on a link it did not understand
+    (Forward after Back lost what the reader had chosen there)."""
+    # every page from the slow server: no service worker answers in its place
+    with serving_with(SlowBench, built_site) as base, routable(browser, base) as w:
+        page = w.page
+        page.goto(base + "lab/")
+        ready(page, "fig-003")
+        page.evaluate(KEEP)
+        page.evaluate(CHANGE_THEN_LEAVE)
+        page.wait_for_function("() => document.querySelector('#fig-004')"  # the bench, swapped in
+                               " && document.activeElement === document.querySelector('main h1')",
+                               timeout=10000)
+        ready(page, "fig-004", timeout=2000)
+        page.evaluate(FRAMES)  # the bench's first answers drawn, and its address written if at all
+        page.wait_for_timeout(300)  # and whatever waits for an idle page (address.js: 200 ms at most)
+        assert page.url == base + "bench/"
+        assert page.text_content("#fig-004 .state-notice") == ""  # no link it did not understand
+        assert page.evaluate(SAME)

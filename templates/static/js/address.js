@@ -8,10 +8,13 @@ let timer = 0;
 const whenIdle = window.requestIdleCallback
   ? (f) => requestIdleCallback(f, { timeout: 100 }) : (f) => setTimeout(f, 0);
 
-/** Write `query` (URLSearchParams text) into the address after the next frame. */
-export function keep(query) {
+/** Write `query` (URLSearchParams text) into the address of the page at `path` after the
+ * next frame. A page already left keeps the address it had: an answer for one of its figures
+ * may arrive once the next page's address is shown, and must not be written into that. */
+export function keep(query, path) {
+  if (location.pathname !== path) return;
   const first = waiting === null;
-  waiting = { path: location.pathname, query };
+  waiting = { path, query };
   if (!first) return; // the write already asked for takes the newest state
   // after the frame, once the page is idle: never before work that is waiting to be drawn
   requestAnimationFrame(() => whenIdle(flush));
@@ -28,4 +31,44 @@ export function flush() {
   history.replaceState(history.state, "", `${path}${query ? `?${query}` : ""}${location.hash}`);
 }
 
+/** A navigation that starts while a write waits: the write belongs to the entry being left
+ * (Back returns to what the reader last saw), and made once the navigation is under way it
+ * would abort it (a history API call cancels the navigation in progress). So stop the
+ * navigation, write, and start it again. One that cannot be stopped goes without the write. */
+function writeFirst(event) {
+  if (waiting === null || event.hashChange || event.formData || event.downloadRequest !== null) return;
+  if (!event.cancelable) {
+    clearTimeout(timer);
+    waiting = null;
+    return;
+  }
+  event.preventDefault();
+  const { navigationType: type, destination, info } = event;
+  flush();
+  if (type === "traverse") traverse(destination.key, info);
+  else if (type === "reload") settled(navigation.reload({ info, state: destination.getState() }));
+  else settled(navigation.navigate(destination.url, { history: type, info, state: destination.getState() }));
+}
+
+/** Start a stopped Back or Forward again. Just after Back (the browser's button or key) is
+ * stopped, Chromium may answer "Invalid key" for an entry that is there: the browser has not
+ * yet heard that its traversal was stopped. Ask again, a few times, a moment apart. */
+function traverse(key, info, tries = 8) {
+  settled(navigation.traverseTo(key, { info }), (error) => {
+    const there = navigation.entries().some((entry) => entry.key === key);
+    if (error.name === "InvalidStateError" && there && tries > 0) {
+      setTimeout(() => traverse(key, info, tries - 1), 25);
+    }
+  });
+}
+
+/** A navigation started again may fail or be overtaken by the reader's next one: that is not
+ * an error on the page (an unhandled rejection). */
+function settled({ committed, finished }, failed = () => {}) {
+  committed.catch(failed);
+  finished.catch(() => {}); // the same failure, or a handler's (nav.js then loads the page in full)
+}
+
 addEventListener("pagehide", flush);
+// (capture: before nav.js, which then leaves the stopped navigation alone)
+if (window.navigation) navigation.addEventListener("navigate", writeFirst, { capture: true });

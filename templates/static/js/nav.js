@@ -21,6 +21,7 @@ function ours(url) {
 }
 
 function intercept(event) {
+  if (event.defaultPrevented) return; // stopped to be started again (address.js)
   const url = event.destination.url;
   if (bypass === url) {
     bypass = null;
@@ -60,7 +61,9 @@ function intercept(event) {
  * page, resolve "../" differently): write this page's relative addresses out in full first, so
  * that nothing it still holds (links, its icon, the scripts swap.js compares) points elsewhere. */
 function pin() {
-  for (const [selector, name] of [["a[href], link[rel~='icon']", "href"], ["script[src]", "src"]]) {
+  // A link to a place in the page itself ("Skip to the content": #main) means whichever page
+  // is shown: pinned, it led back to the first page of the visit.
+  for (const [selector, name] of [["a[href]:not([href^='#']), link[rel~='icon']", "href"], ["script[src]", "src"]]) {
     for (const element of document.querySelectorAll(selector)) {
       element.setAttribute(name, new URL(element.getAttribute(name), document.baseURI).href);
     }

@@ -23,9 +23,9 @@ const URL_STATE = { "fig-002": "fig-002", lab: "lab", bench: "bench", trained: "
 export const url = import.meta.url;
 const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
-/** Write a figure's state into the address, so a copied link reopens it (address.js). */
-function keepAddress(answer) {
-  if (answer.ok && answer.url) address.keep(new URLSearchParams(answer.url).toString());
+/** Write a figure's state into the address of its page, so a copied link reopens it. */
+function keepAddress(answer, session) {
+  if (answer.ok && answer.url) address.keep(new URLSearchParams(answer.url).toString(), session.path);
 }
 
 /** Show which URL parameters were ignored, and why (as text: never as markup). */
@@ -60,7 +60,7 @@ function makeStore(channel, root, session, view) {
     runtime.request(channel, payload, (reply, source) => {
       if (!session.alive) return;
       if (view) Object.assign(view, { pending: false, source, stale: reply.ok === false });
-      keepAddress(reply);
+      keepAddress(reply, session);
       showNotices(root, reply);
       answer(reply);
       draw();
@@ -90,7 +90,7 @@ function makeStore(channel, root, session, view) {
   return store;
 }
 
-// the content mounted now: { main, alive, teardown }
+// the content mounted now: { main, path (its page's), alive, teardown, deferred }
 let mounted = null;
 let epoch = 0;
 
@@ -100,7 +100,7 @@ export async function mountPage({ swapped = false } = {}) {
   const main = document.querySelector("main") || document.body;
   if (mounted && mounted.main === main) return;
   unmountPage();
-  const session = { main, alive: true, teardown: [], deferred: [] };
+  const session = { main, path: location.pathname, alive: true, teardown: [], deferred: [] };
   mounted = session;
   epoch += 1;
   // The tables come at low priority at once: a click made at arrival needs them.
