@@ -490,6 +490,7 @@ def _drawing(words, tr, i, allowed, causal, t, rows) -> dict:
 GHOST_TIP = 4  # the open circle at a ghost needle's tip ...
 GHOST_PAST = 10  # ... which a needle off the dial's scale carries this far past the rim
 SAMPLE_X = 194  # the counterfactual core sample's strata, left of the tray (which is at 336)
+SAMPLE_DROP = 12  # ... and this much lower: the streams pass just above the tray's top
 NOTE_CHARS = 42  # the note under the drawing wraps at this many characters (phone-sized text)
 NOTE_TOP, NOTE_LINE = 34, 36  # the note's first baseline below the tray's bottom, line pitch
 
@@ -547,23 +548,36 @@ def _ghosts(keys: list[dict], dials: list[dict], t: float, needle: float) -> lis
 def _whatif_note(w: dict, ghosts: list[dict], dials: list[dict],
                  opened: int) -> list[tuple[str, bool]]:
     """Say in words what the dashed parts show, and, when the naive softmax fails, that it
-    does (the drawing then has no weights to show): lines of (text, is the failure)."""
+    does (the drawing then has no weights to show): lines of (text, is the failure), each
+    sentence starting a line.
+
+    Without the max-shift alone every dashed needle lies on its real one (the shift changes
+    no gap between the scores), so the note names only the sample, and says why."""
     title = w["title"][:1].lower() + w["title"][1:]
-    text = f"Dashed needles and the left sample: {title}."
+    needles_move = bool({"scale", "mask"} & set(w["without"]))
+    shown = "Dashed needles and the left sample" if needles_move else "The left sample"
+    said = f"{shown}: {title}."
+    sentences = [said] if len(said) <= NOTE_CHARS else [f"{shown}:", f"{title}."]
     if opened:
-        text += f" {opened} later stopcock{'s open' if opened > 1 else ' opens'}."
+        sentences.append(f"{opened} later stopcock{'s open' if opened > 1 else ' opens'}.")
     cf = w["counterfactual"]
+    if not cf["failure"]:  # (with no weights, what the needles do matters less)
+        sentences.append(_needles_said(needles_move, ghosts, dials))
+    lines = [(line, False) for x in sentences for line in _wrap(x)]
     if cf["failure"]:
-        return [(line, False) for line in _wrap(text)] + [
-            (line, True) for line in _wrap(cf["message"] + ".")]
+        lines += [(line, True) for line in _wrap(cf["message"] + ".")]
+    return lines
+
+
+def _needles_said(needles_move: bool, ghosts: list[dict], dials: list[dict]) -> str:
+    """What the dashed needles do: nothing (the max-shift alone), or how many leave the scale."""
+    if not needles_move:
+        return "The needles do not move: the max-shift changes no gap between the scores."
     left = sum(g["off"] and dials[g["index"]]["state"] == "live" and not dials[g["index"]]["pinned"]
                for g in ghosts)  # on the real dial's scale, off it without the steps
-    if left:
-        text += (f" {left} needle{'s' if left > 1 else ''} on the dial's scale fall"
-                 f"{'' if left > 1 else 's'} off it.")
-    else:
-        text += " No needle on the dial's scale leaves it."
-    return [(line, False) for line in _wrap(text)]
+    return ("No needle falls off the dial's scale." if not left else
+            "1 needle that was on the dial's scale falls off it." if left == 1 else
+            f"{left} needles that were on the dial's scale fall off it.")
 
 
 def _whatif_drawing(w: dict, drawing: dict, lay: _Layout, t: float) -> dict:
@@ -585,14 +599,15 @@ def _whatif_drawing(w: dict, drawing: dict, lay: _Layout, t: float) -> dict:
     valves = [{"index": v["index"], "x": v["x"], "y": v["y"], "handle": _handle(True)}
               for v, k in zip(drawing["valves"], keys) if k["open"] and not v["open"]]
     failure = w["counterfactual"]["failure"]
+    low = lay._replace(tray=lay.tray + SAMPLE_DROP)  # the sample's tray: lower than the real one
     strata = [] if failure else [
         {**s, "word": k["word"], "number": k["counterfactual"]["text"]}
         for s, k in zip(_strata([k["word"] for k in keys],
-                                np.array([k["counterfactual"]["value"] for k in keys]), lay), keys)]
+                                np.array([k["counterfactual"]["value"] for k in keys]), low), keys)]
     lines = _whatif_note(w, ghosts, drawing["dials"], len(valves))
     bottom = lay.height + NOTE_TOP
     height = bottom + (len(lines) - 1) * NOTE_LINE + 16
-    sample = {"tray": {"x": SAMPLE_X - 4, "y": lay.tray, "width": drawing["stratum"]["width"] + 8,
+    sample = {"tray": {"x": SAMPLE_X - 4, "y": low.tray, "width": drawing["stratum"]["width"] + 8,
                        "height": TRAY_HEIGHT + 8},
               "x": SAMPLE_X, "width": drawing["stratum"]["width"], "label_x": SAMPLE_X - 12,
               "strata": strata}
@@ -600,8 +615,8 @@ def _whatif_drawing(w: dict, drawing: dict, lay: _Layout, t: float) -> dict:
             for k, (line, bad) in enumerate(lines)]
     if failure:  # the empty sample says why it is empty
         mid = _num(SAMPLE_X + drawing["stratum"]["width"] / 2)
-        note += [{"text": text, "x": mid, "y": _num(lay.tray + TRAY_HEIGHT / 2 + dy),
-                  "failure": True} for text, dy in (("no", -6), ("weights", 30))]
+        note += [{"text": text, "x": mid, "y": _num(low.tray + TRAY_HEIGHT / 2 + dy),
+                  "failure": True} for text, dy in zip(whatif.NO_WEIGHTS.split(), (-6, 30))]
     return {"viewbox": f"0 0 {WIDTH} {height}",
             "whatif": {"tip": GHOST_TIP, "ghosts": ghosts,
                        "valves": valves, "sample": sample, "failure": failure, "note": note}}

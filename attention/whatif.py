@@ -29,7 +29,7 @@ from . import toy
 from .numbers import fixed, shown
 
 __all__ = ["LN_MAX", "MESSAGES", "STEPS", "Counterfactual", "counterfactual", "entropy_bits",
-           "naive_softmax", "steps", "lab_entry", "bench_entry"]
+           "naive_softmax", "steps", "cause", "sentence", "lab_entry", "bench_entry"]
 
 STEPS = ("scale", "mask", "shift")
 LN_MAX = math.log(sys.float_info.max)  # 709.78…: eᶻ is finite only for z up to this
@@ -39,6 +39,10 @@ MESSAGES = {
            "are undefined",
     "underflow": "every eᶻ underflows to 0: the naive weights are 0 ÷ 0, undefined",
 }
+# What stands in place of a row's weights when it has none: the key table's one cell for the
+# row and the drawing's empty sample say this; the sentence under them says why (MESSAGES).
+NO_WEIGHTS = "no weights"
+DOUBLE = "the largest double (64-bit float)"  # what 1.8×10³⁰⁸ is, where a sentence says why
 LABELS = {"scale": "÷√d_k", "mask": "the causal mask", "shift": "the max-shift"}
 CHANGED = 0.0005  # below this a weight reads the same to three decimals
 
@@ -180,16 +184,41 @@ def _title(removed: tuple, d_k: int) -> str:
                          else f"{names[0]}, {names[1]} and {names[2]}")
 
 
-def sentence(real, cf, failure, labels, removed, d_k, query="the query", later=()) -> str:
+def cause(failure: str, z, allowed, labels) -> str:
+    """Say which eᶻ broke a row's naive softmax, and how, from the row's z (m,).
+
+    >>> cause("overflow", [800.0, 1.0], [True, True], ["engineer", "she"])
+    'eᶻ of “engineer” overflows: its z is 800.000, and past z = 709.783, eᶻ is more than 1.8×10³⁰⁸, the largest double (64-bit float)'
+    """
+    z, allowed = np.asarray(z, dtype=float), np.asarray(allowed, dtype=bool)  # (m,) each
+    order = [int(j) for j in np.argsort(-np.where(allowed, z, -np.inf), kind="stable")]
+    top = order[0]
+    if failure == "overflow":
+        more = [labels[j] for j in order[1:] if allowed[j] and z[j] > LN_MAX]
+        also = ("" if not more else f" (as does that of “{more[0]}”)" if len(more) == 1 else
+                f" (as do those of “{more[0]}” and “{more[1]}”)" if len(more) == 2 else
+                f" (as do those of {len(more)} more keys)")
+        return (f"eᶻ of “{labels[top]}” overflows{also}: its z is {fixed(z[top])}, and past "
+                f"z = {fixed(LN_MAX)}, eᶻ is more than 1.8×10³⁰⁸, {DOUBLE}")
+    if failure == "sum":
+        return f"each eᶻ fits, but their sum overflows: it is more than 1.8×10³⁰⁸, {DOUBLE}"
+    return (f"every eᶻ underflows to 0 (the largest z, that of “{labels[top]}”, is "
+            f"{fixed(z[top])}): the naive weights are 0 ÷ 0")
+
+
+def sentence(real, cf, failure, labels, removed, d_k, query="the query", later=(),
+             why=None) -> str:
     """Say in one sentence, from the numbers, what removing the steps changed for a row.
 
-    ``real``, ``cf``: weight rows (m,); ``later``: (m,) True for keys after the query.
+    ``real``, ``cf``: weight rows (m,); ``later``: (m,) True for keys after the query;
+    ``why``: for a row that failed, which eᶻ broke it (``cause``), else the failure's message.
     """
     if not removed:
         return "Every step is in place: these are the real weights."
     head = _title(removed, d_k)
     if failure is not None:
-        return (f"{head}, {MESSAGES[failure]}. With the max-shift the top key's eᶻ is exactly "
+        said = f"{why}; the naive weights are undefined" if why else MESSAGES[failure]
+        return (f"{head}, {said}. With the max-shift the top key's eᶻ is exactly "
                 "1 and every other one at most 1, so the real row is unaffected.")
     real, cf = np.asarray(real), np.asarray(cf)
     a, b = int(np.argmax(real)), int(np.argmax(cf))
@@ -226,12 +255,14 @@ def _compare(tr, cf: Counterfactual, i: int, labels, query: str, later=()) -> di
         counter = _row(cf.weights[i], labels)
     else:
         counter = {"weights": None, "top": None, "entropy": None, "failure": failure,
-                   "message": MESSAGES.get(failure, "every key this row could use is shut")}
+                   "message": MESSAGES.get(failure, "every key this row could use is shut"),
+                   "cell": NO_WEIGHTS}
     if failure == "empty":
         text = f"{_title(cf.without, tr.d_k)}, every key {query} could use is still shut."
     else:
+        why = failure and cause(failure, cf.z[i], cf.allowed[i], labels)
         text = sentence(tr.weights[i], cf.weights[i], failure, labels, cf.without, tr.d_k,
-                        query, later)
+                        query, later, why)
     return {"real": _row(tr.weights[i], labels),
             "counterfactual": counter if cf.without else None, "sentence": text,
             "title": _title(cf.without, tr.d_k) if cf.without else ""}
@@ -263,9 +294,10 @@ def lab_entry(tr, removed: tuple, q, fields, mask, t_text: str, limit: float) ->
     "keys": [key]}``
     where a row is ``{"weights": [shown] | None, "top": {"index", "word", "weight"} | None,
     "entropy": shown | None, "failure": None | "overflow" | "sum" | "underflow",
-    "message": str | None}``. ``reach`` is the smallest round factor (within the
-    query's limit) by which scaling q makes the naive softmax overflow, when ``shift``
-    is removed and it does not yet.
+    "message": str | None}``, and a row that failed also has ``"cell"``: the words its
+    table shows in place of its weights (the sentence says why). ``reach`` is the
+    smallest round factor (within the query's limit) by which scaling q makes the naive
+    softmax overflow, when ``shift`` is removed and it does not yet.
     """
     cf = counterfactual(tr.scores, tr.d_k, tr.temperature, mask=[mask], without=removed)
     labels = list(toy.TOKENS)

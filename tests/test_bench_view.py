@@ -253,9 +253,9 @@ def test_ghosts_that_fall_off_the_scale_are_counted_in_the_note():
     newly = sum(g < 20 and g * math.sqrt(8) >= 20 for g in gaps)  # on the real scale, off it now
     assert newly == 4
     w = bench_view.view(head="previous-token", query=5, without=["scale"])["drawing"]["whatif"]
-    note = " ".join(line["text"] for line in w["note"])
-    assert note == ("Dashed needles and the left sample: without ÷√8. "
-                    "4 needles on the dial's scale fall off it.")
+    note = [line["text"] for line in w["note"]]
+    assert note == ["Dashed needles and the left sample:", "without ÷√8.",  # a sentence a line
+                    "4 needles that were on the", "dial's scale fall off it."]
 
 
 def test_without_the_max_shift_the_ghosts_stand_on_the_real_needles():
@@ -273,15 +273,72 @@ def test_the_second_core_sample_holds_the_counterfactual_weights():
     d = v["drawing"]
     sample = d["whatif"]["sample"]
     assert [s["height"] for s in sample["strata"]] == pytest.approx([150 * x for x in weights], abs=1e-3)
-    bottom = d["tray_y"] + 4 + 150  # stacked from the first word at the bottom, as the real tray
+    bottom = sample["tray"]["y"] + 4 + 150  # the first word at the bottom, as in the real tray
     tops = [bottom - 150 * sum(weights[: j + 1]) for j in range(8)]
     assert [s["y"] for s in sample["strata"]] == pytest.approx(tops, abs=1e-3)
     assert sample["strata"][1]["word"] == "engineer" and sample["strata"][1]["number"] == f"{weights[1]:.3f}"
     # beside the tray, not on it: the sample's tray ends left of the real one (x = 336)
     assert sample["tray"]["x"] + sample["tray"]["width"] < 336 and sample["label_x"] < sample["x"]
-    assert sample["tray"]["y"] == d["tray_y"]
+    assert sample["tray"]["height"] == d["tray_height"]  # the same scale: one unit, 150 high
 
 
+def _below_every_stream(drawing: dict, box: dict) -> list[str]:
+    """The streams (each a stroke ``flow`` wide along its path from its stopcock) that cross
+    the top of ``box``: each stream drops from its stopcock, then runs straight to the tray."""
+    crossing = []
+    for v in drawing["valves"]:
+        half = v["flow"] / 2
+        if not half:
+            continue
+        _, _, _, _, _, drop, _, dx, dy = v["stream"].split()  # M 0 16 L 0 30 L dx dy
+        (x1, y1), (x2, y2) = (v["x"], v["y"] + float(drop)), (v["x"] + float(dx), v["y"] + float(dy))
+        left, right = max(box["x"], min(x1, x2)), min(box["x"] + box["width"], max(x1, x2))
+        for k in range(11):  # along the part of the run above the box
+            x = left + (right - left) * k / 10
+            y = y1 + (y2 - y1) * (x - x1) / (x2 - x1)
+            slope = math.hypot(1, (y2 - y1) / (x2 - x1))  # a slanted stroke is deeper than wide
+            if left <= right and y + half * slope >= box["y"]:
+                crossing.append(f"{v['word']} at x = {x:.0f}")
+        if box["x"] - half <= x1 <= box["x"] + box["width"] + half and y1 + half >= box["y"]:
+            crossing.append(f"{v['word']}'s drop")
+    return crossing
+
+
+@pytest.mark.parametrize("sentence", [None, " ".join(["the engineer fixed the bridge"] * 8)])
+@pytest.mark.parametrize("head", list(bench.HEADS))
+def test_no_stream_crosses_the_counterfactual_sample(sentence, head):
+    """The streams run to the top of the tray; the sample beside it sits below them (the
+    stream from “engineer” crossed its top edge)."""
+    n = len((sentence or " ".join(bench.DEFAULT_SENTENCE)).split())
+    for query in range(0, n, 3):
+        for without in (["scale"], ["shift"]):
+            d = bench_view.view(sentence=sentence, head=head, query=query, temperature="0.05",
+                                without=without)["drawing"]
+            assert _below_every_stream(d, d["whatif"]["sample"]["tray"]) == [], (query, without)
+
+
+@pytest.mark.parametrize("without", [["scale"], ["mask"], ["scale", "mask", "shift"]])
+def test_the_note_keeps_the_left_sample_on_one_line(without):
+    """“the left / sample” broke a phrase in two."""
+    for t in ("1", "0.05"):
+        w = bench_view.view(temperature=t, without=without)["drawing"]["whatif"]
+        lines = [line["text"] for line in w["note"]]
+        assert lines[0] == "Dashed needles and the left sample:", lines
+
+
+@pytest.mark.parametrize("t", ["1", "0.05"])
+def test_without_the_max_shift_alone_the_note_names_no_dashed_needle(t):
+    """Each dashed needle lies on its real one (the previous test): “Dashed needles” pointed a
+    reader at needles they cannot tell apart, and, when the sample is empty, at nothing."""
+    w = bench_view.view(temperature=t, without=["shift"])["drawing"]["whatif"]
+    said = [line["text"] for line in w["note"] if not line["failure"]]
+    assert said[0] == "The left sample: without the max-shift."
+    assert not any("Dashed" in line for line in said)
+    if w["failure"]:  # T = 0.05: eᶻ overflows, and the note says that instead
+        assert said == ["The left sample: without the max-shift."]
+    else:
+        assert " ".join(said[1:]) == ("The needles do not move: the max-shift changes no gap "
+                                      "between the scores.")
 def test_without_the_mask_later_stopcocks_get_open_handles():
     v = bench_view.view(head="sink", query=0, without=["mask"])
     w = v["drawing"]["whatif"]

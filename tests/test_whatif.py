@@ -110,9 +110,20 @@ def test_naive_softmax_overflows_at_a_low_temperature_and_says_so():
     assert cf["failure"] == "overflow" and cf["weights"] is None and cf["top"] is None
     assert cf["message"] == ("eᶻ overflows: 1.8×10³⁰⁸ is the largest double; "
                              "the naive weights are undefined")
-    assert cf["message"] in d["whatif"]["sentence"]
     assert all(k["counterfactual"] is None for k in d["whatif"]["keys"])
     json.dumps(d, allow_nan=False)  # no NaN or Infinity anywhere
+    # The sentence says which eᶻ overflowed, and its z: “she”'s z, ÷√8 ÷ 0.05, worked out here.
+    words, Q, K = _bench_q_and_k("coreference")
+    z = [sum(a * b for a, b in zip(Q[6], K[j])) / math.sqrt(8) / 0.05 for j in range(7)]
+    top = max(range(7), key=z.__getitem__)
+    over = sum(x > LN_MAX for x in z)
+    second = max((j for j in range(7) if j != top), key=z.__getitem__)
+    assert over == 2 and z[second] > LN_MAX  # so the sentence names the second one too
+    assert d["whatif"]["sentence"] == (
+        f"Without the max-shift, eᶻ of “{words[top]}” overflows (as does that of “{words[second]}”): "
+        f"its z is {z[top]:.3f}, and past z = {LN_MAX:.3f}, eᶻ is more than 1.8×10³⁰⁸, the largest "
+        "double (64-bit float); the naive weights are undefined. With the max-shift the top key's "
+        "eᶻ is exactly 1 and every other one at most 1, so the real row is unaffected.")
 
 
 def test_every_extreme_state_stays_json_safe():
@@ -262,3 +273,26 @@ def test_the_counterfactual_matrix_says_why_a_cell_has_no_weight():
     unmasked = bench_view.view(without=["mask"])["whatif"]["matrix_note"]
     assert unmasked == ("Showing the matrix without the causal mask: the hatched triangle is gone, "
                         "and every word may look at later words.")
+
+
+def test_a_failed_row_says_which_exponential_broke_it():
+    words = ["a", "b", "c"]
+    # e^709.5 ≈ 1.35e308 fits; two of them do not
+    assert math.isfinite(math.exp(709.5)) and 2 * math.exp(709.5) > sys.float_info.max
+    _, _, failure = whatif.naive_softmax([[709.5, 709.5, 0.0]], [[True] * 3])
+    assert failure == ("sum",)
+    assert whatif.cause("sum", [709.5, 709.5, 0.0], [True] * 3, words) == (
+        "each eᶻ fits, but their sum overflows: it is more than 1.8×10³⁰⁸, the largest double "
+        "(64-bit float)")
+    # a shut key's z does not count, however large
+    assert whatif.cause("overflow", [5000.0, 800.0, 720.0], [False, True, True], words) == (
+        "eᶻ of “b” overflows (as does that of “c”): its z is 800.000, and past z = 709.783, eᶻ is "
+        "more than 1.8×10³⁰⁸, the largest double (64-bit float)")
+    many = whatif.cause("overflow", [800.0, 790.0, 780.0, 770.0], [True] * 4, ["a", "b", "c", "d"])
+    assert many.startswith("eᶻ of “a” overflows (as do those of 3 more keys):")
+    two = whatif.cause("overflow", [800.0, 790.0, 780.0, 0.0], [True] * 4, ["a", "b", "c", "d"])
+    assert two.startswith("eᶻ of “a” overflows (as do those of “b” and “c”):")
+    assert math.exp(-800.0) == 0.0
+    assert whatif.cause("underflow", [-900.0, -800.0, -850.0], [True] * 3, words) == (
+        "every eᶻ underflows to 0 (the largest z, that of “b”, is −800.000): the naive weights "
+        "are 0 ÷ 0")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from attention import bench_view, lab, quiz
-from tests.browser.conftest import settle, watch
+from tests.browser.conftest import SharedPage, settle, watch
 
 
 LAB_READY = '#fig-003 .runtime-status[data-state="ready"]'
@@ -19,13 +20,13 @@ BENCH_READY = '#fig-004 .runtime-status[data-state="ready"]'
 
 
 @pytest.fixture
-def page(desktop):
-    return desktop
+def page(booted):
+    return booted  # the worker's shared page: Python boots once for all these tests
 
 
 def open_page(w, path, ready, sentence):
     """Open a page and wait until the panel shows the sentence the core expects."""
-    w.page.goto(w.base + path)
+    w.open(path) if isinstance(w, SharedPage) else w.page.goto(w.base + path)
     w.page.wait_for_selector(ready, timeout=60000)
     panel = "#fig-003 .whatif" if path.startswith("lab") else "#fig-004 .whatif"
     w.page.wait_for_function(
@@ -101,8 +102,13 @@ def test_a_naive_softmax_that_overflows_says_so_in_words(page, path, ready, stat
     assert w["counterfactual"]["failure"] == "overflow"
     panel = open_page(page, path, ready, w["sentence"])
     shown = panel_state(page.page, panel)
-    message = "eᶻ overflows: 1.8×10³⁰⁸ is the largest double; the naive weights are undefined"
-    assert shown["cf"][0] == message and shown["cf"][1:] == [None] * (len(shown["cf"]) - 1)
+    top = max(w["keys"], key=lambda k: float(k["z"]["value"]) if k["open"] else -math.inf)
+    # one cell stands for the row's numbers; the sentence under the table says why, once,
+    # naming the key whose eᶻ overflowed
+    assert shown["cf"][0] == "no weights" and shown["cf"][1:] == [None] * (len(shown["cf"]) - 1)
+    assert shown["sentence"] == w["sentence"]
+    assert f"eᶻ of “{top['word']}”" in shown["sentence"]
+    assert "1.8×10³⁰⁸, the largest double (64-bit float); the naive weights are undefined." in shown["sentence"]
     assert shown["cfTop"] == "none" and shown["cfEntropy"] == "none"  # as the build writes it (_whatif.html)
     assert shown["real"] == [k["real"]["text"] for k in w["keys"]]  # the real row is fine
     no_nan_anywhere(page.page)
@@ -123,8 +129,7 @@ def test_without_the_mask_later_stopcocks_open(page):
 
 
 def test_toggles_work_from_the_keyboard_and_survive_other_changes(page):
-    p = page.page
-    p.goto(page.base + "lab/")
+    p = page.open("lab/")
     p.wait_for_selector(LAB_READY, timeout=60000)
     p.focus('#fig-003 .whatif input[value="scale"]')
     p.keyboard.press("Space")
@@ -158,7 +163,8 @@ def test_the_lab_can_be_scaled_until_the_naive_softmax_overflows(page):
     p.wait_for_function("(t) => document.querySelector('#fig-003 [data-whatif=\"sentence\"]').textContent === t",
                         arg=after["sentence"], timeout=60000)
     assert p.input_value("#lab-q1") == w["reach"]["fields"][0]
-    assert panel_state(p, "#fig-003 .whatif")["cf"][0].startswith("eᶻ overflows")
+    shown = panel_state(p, "#fig-003 .whatif")
+    assert shown["cf"][0] == "no weights" and shown["sentence"].startswith("Without the max-shift, eᶻ of “")
     no_nan_anywhere(p)
 
 
@@ -168,8 +174,7 @@ def test_the_lab_can_be_scaled_until_the_naive_softmax_overflows(page):
     ("bench/?without=" + "x" * 600, BENCH_READY, "Ignored without: longer than 500 characters.", []),
 ])
 def test_tampered_without_values_keep_the_page_working(page, path, ready, notice, ticked):
-    p = page.page
-    p.goto(page.base + path)
+    p = page.open(path)
     p.wait_for_selector(ready, timeout=60000)
     fig = "#fig-003" if path.startswith("lab") else "#fig-004"
     p.wait_for_function("([f, n]) => document.querySelector(f + ' .state-notice').textContent.includes(n)",
@@ -179,8 +184,7 @@ def test_tampered_without_values_keep_the_page_working(page, path, ready, notice
 
 
 def test_each_quiz_question_is_answered_with_the_keyboard(page):
-    p = page.page
-    p.goto(page.base + "bench/")
+    p = page.open("bench/")
     p.wait_for_selector(BENCH_READY, timeout=60000)
     p.wait_for_selector('.quiz [data-quiz="choices"]:not([hidden])', timeout=60000)
     questions = quiz.view()["questions"]
@@ -199,7 +203,7 @@ def test_each_quiz_question_is_answered_with_the_keyboard(page):
         p.keyboard.press("Enter")
         right = next(c["label"] for c in q["choices"] if c["id"] == q["answer"])
         feedback = li.locator('[data-quiz="feedback"]')
-        assert feedback.text_content() == f"Not quite: the answer is {right}."
+        assert feedback.text_content() == f"Not quite: the answer is “{right}”."
         assert li.locator('[data-quiz="reveal"]').text_content() == q["explanation"]
         assert li.locator('[data-quiz="reveal"]').is_visible()
         li.locator(f'button[data-choice="{q["answer"]}"]').focus()
@@ -210,8 +214,7 @@ def test_each_quiz_question_is_answered_with_the_keyboard(page):
 
 
 def test_the_quiz_follows_the_bench(page):
-    p = page.page
-    p.goto(page.base + "bench/")
+    p = page.open("bench/")
     p.wait_for_selector(BENCH_READY, timeout=60000)
     p.check('#fig-004 input[name="head"][value="sink"]')
     expected_q = quiz.view(head="sink")["questions"]
@@ -219,6 +222,20 @@ def test_the_quiz_follows_the_bench(page):
                         arg=expected_q[0]["prompt"], timeout=60000)
     prompts = p.locator('.quiz [data-quiz="prompt"]').all_text_contents()
     assert prompts == [q["prompt"] for q in expected_q]
+    # Another sentence with the same first word: the question about the first word reads the
+    # same and has the same answer, but its choices are this sentence's words
+    sentence = "the pilot saw the car and it left"
+    p.fill("#bench-sentence", sentence)
+    p.press("#bench-sentence", "Enter")
+    p.wait_for_selector('#fig-005 tr[data-index="3"] button', timeout=60000)
+    p.click('#fig-005 tr[data-index="3"] button')
+    expected_q = quiz.view(sentence=sentence, head="sink", query=3)["questions"]
+    p.wait_for_function("(t) => document.querySelector('.quiz [data-quiz=\"prompt\"]').textContent === t",
+                        arg=expected_q[0]["prompt"], timeout=60000)
+    shown = p.evaluate("""() => [...document.querySelectorAll('.quiz .quiz-question')].map((li) =>
+        [...li.querySelectorAll('button[data-choice]')].map((b) => b.textContent))""")
+    assert shown == [[c["label"] for c in q["choices"]] for q in expected_q]
+    assert "engineer" not in str(shown)
 
 
 def test_a_bench_export_says_its_state_in_its_name(page):
@@ -371,6 +388,8 @@ def test_the_matrix_on_request_follows_the_bench_and_overflow_is_words(page):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_no_violations_with_the_counterfactual_shown(browser, server, scheme):
+    # A fresh page, not the shared one: after an in-place swap the skip link still points at
+    # the page the tab first loaded (nav.js pins every link), and axe rightly flags that.
     context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
     w = watch(context, server)
     core = bench_view.view(head="sink", query=0, without=["mask", "shift"], temperature="0.05")

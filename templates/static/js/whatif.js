@@ -32,12 +32,13 @@ function renderKeys(root, w) {
     setText($(tr, '[data-whatif="note"]'), note(k));
     setText($(tr, '[data-whatif="real"]'), k.real.text);
     const cell = $(tr, '[data-whatif="cf"]');
-    // An undefined row says so once, in words, in place of its numbers.
+    // An undefined row says so once, in place of its numbers (the sentence says why), as the
+    // build writes it (_whatif.html).
     cell.hidden = Boolean(failure) && j > 0;
     if (failure && j === 0) {
       setAttr(cell, "rowspan", w.keys.length);
       setAttr(cell, "class", "cf failure");
-      setText(cell, w.counterfactual.message);
+      setText(cell, w.counterfactual.cell);
     } else {
       cell.removeAttribute("rowspan");
       setAttr(cell, "class", k.counterfactual ? "num cf" : "cf"); // a blank cell is no number
