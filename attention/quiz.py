@@ -37,6 +37,16 @@ def _choices(words, positions) -> list[dict]:
     return [{"id": f"w{j}", "label": _label(words, j)} for j in sorted(set(positions))]
 
 
+def _had(weight: float) -> str:
+    """What a key had before, as the bench showed it; a share too small to show says so.
+
+    >>> _had(0.1647), _had(0.0004)
+    ('it had 0.165', 'it had less than 0.0005, shown as 0.000')
+    """
+    shown = fixed(weight)
+    return f"it had {shown}" if float(shown) else f"it had less than 0.0005, shown as {shown}"
+
+
 def _weights(d: dict, temperature: str, shut: list[int]) -> np.ndarray | None:
     """The query's weights on the bench of ``d`` at another temperature (as typed) or with
     other stopcocks shut, computed as the bench computes them (``bench_view.view``) but
@@ -68,21 +78,25 @@ def _shut_top(d: dict) -> dict | None:
               or j == answer][:3]
     return {"id": "shut-top",
             "prompt": f"Shut the stopcock of “{_label(words, top)}”: where does "
-                      f"“{words[i]}” look now?",
+                      f"“{_label(words, i)}” look now?",
             "choices": _choices(words, [*others, answer]), "answer": f"w{answer}",
             "explanation": f"“{_label(words, answer)}”, with {fixed(new[answer])} of the unit "
-                           f"(it had {fixed(weights[answer])}). Shutting a stopcock changes no "
+                           f"({_had(weights[answer])}). Shutting a stopcock changes no "
                            "score: the unit is shared again in proportion to eᶻ among the open "
                            "stopcocks, so the runner-up takes the most."}
 
 
-def _temperature(d: dict) -> dict:
-    """Lower (or raise) T: the top key gets more (or less) of the unit."""
+def _temperature(d: dict) -> dict | None:
+    """Lower (or raise) T: the top key gets more (or less) of the unit (no question when the
+    query has one key open: it keeps the whole unit at any T)."""
     words, i = d["sentence"]["words"], d["query"]["index"]
+    if sum(1 for j in range(i + 1) if j not in d["state"]["shut"]) < 2:
+        return None
     t = d["temperature"]["value"]
-    target = COLD if t > COLD else WARM
     weights = [r["weight"]["value"] for r in d["rows"]]
     top = int(np.argmax(weights))
+    whole = fixed(weights[top]) == fixed(1)  # it shows the whole unit already: can it lose any?
+    target = WARM if (t <= COLD or whole) and t < WARM else COLD
     w = float(_weights(d, typed(target), d["state"]["shut"])[top])
     diff = w - weights[top]
     answer = "same" if abs(diff) < whatif.CHANGED else "more" if diff > 0 else "less"
@@ -90,15 +104,20 @@ def _temperature(d: dict) -> dict:
                    "best-scoring key takes more.",
            "less": "Dividing by a larger T shrinks the gaps between the scores, so the weights "
                    "flatten and the best-scoring key takes less.",
-           "same": "Its share hardly moves: to three decimals it reads the same."}[answer]
+           "same": "Its score is so far ahead of the others that their share is too small "
+                   "to show at either temperature." if whole else
+                   "Its share hardly moves: to three decimals it reads the same."}[answer]
+    # the share at T = target, and now: one number when they read alike
+    shares = (f"{fixed(w)} at both temperatures" if fixed(w) == fixed(weights[top]) else
+              f"{fixed(w)} instead of {fixed(weights[top])}")
     return {"id": "temperature",
             "prompt": f"At T = {typed(target)}, does “{_label(words, top)}” get more or less of "
-                      f"“{words[i]}”’s unit than now, at T = {typed(t)}?",
+                      f"the unit “{_label(words, i)}” shares out than now, at T = {typed(t)}?",
             "choices": [{"id": "more", "label": "More"}, {"id": "less", "label": "Less"},
                         {"id": "same", "label": "About the same"}],
             "answer": answer,
             "explanation": f"{dict(more='More', less='Less', same='About the same')[answer]}: "
-                           f"{fixed(w)} instead of {fixed(weights[top])}. {why}"}
+                           f"{shares}. {why}"}
 
 
 def _sink_unmasked(d: dict) -> dict | None:
@@ -120,8 +139,8 @@ def _sink_unmasked(d: dict) -> dict | None:
     where = ("keeps most of it on itself" if answer == 0 else
              f"now looks mostly at “{_label(words, answer)}”")
     return {"id": "sink-unmasked",
-            "prompt": f"Without the causal mask, where does the first word, “{words[0]}”, look "
-                      "under the sink head?",
+            "prompt": "Without the causal mask, where does the first word, "
+                      f"“{_label(words, 0)}”, look under the sink head?",
             "choices": _choices(words, [0, 1, n - 1, answer]), "answer": f"w{answer}",
             "explanation": f"“{_label(words, answer)}”, with {fixed(row[answer])}. With the "
                            "mask the first word can only look at itself. Without it, it "
@@ -147,19 +166,16 @@ def _naive(d: dict) -> dict:
                "weights equal the real ones. Subtracting the largest only keeps eᶻ at most 1.")
     else:
         answer = "undefined"
-        cause = (f"the largest z is {fixed(z.max())}, beyond ln of the largest double, "
-                 f"{fixed(whatif.LN_MAX)}" if failure == "overflow" else
-                 f"every z is {fixed(z.max())} or lower" if failure == "underflow" else
-                 "the eᶻ add up to more than a double holds")
-        why = (f"{whatif.MESSAGES[failure]}; {cause}. The max-shift makes the top key's eᶻ "
-               "exactly 1, so the real weights are fine.")
+        labels = [_label(words, j) for j in range(n)]
+        why = (f"{whatif.cause(failure, cf.z[i], cf.allowed[i], labels)}, so the naive weights "
+               "are undefined. The max-shift makes the top key's eᶻ exactly 1, so the real "
+               "weights are fine.")
     return {"id": "naive",
             "prompt": f"Under the {s['head']} head at T = {typed(NAIVE_T)}, what happens to "
-                      f"“{words[i]}”’s weights without the max-shift?",
+                      f"the weights of “{_label(words, i)}” without the max-shift?",
             "choices": [{"id": "same", "label": "The same weights"},
                         {"id": "different", "label": "Different weights"},
-                        {"id": "undefined", "label": "No weights: a number overflows or "
-                                                     "underflows"}],
+                        {"id": "undefined", "label": "No weights at all"}],
             "answer": answer,
             "explanation": f"{'The same weights.' if answer == 'same' else 'No weights:'} {why}"}
 

@@ -57,7 +57,8 @@ def test_a_colder_bench_gives_the_top_key_more():
     warm = weights_by_hand(bench_scores(words, "coreference", 1.0)[6], range(7))
     cold = weights_by_hand(bench_scores(words, "coreference", 0.2)[6], range(7))
     q = questions()["temperature"]
-    assert q["prompt"].startswith("At T = 0.2, does “engineer” get more or less")
+    assert q["prompt"] == ("At T = 0.2, does “engineer” get more or less of the unit “she” "
+                           "shares out than now, at T = 1?")  # no “she”’s: a quote then an apostrophe
     assert q["answer"] == "more" and cold[1] > warm[1]
     assert f"{cold[1]:.3f} instead of {warm[1]:.3f}" in q["explanation"]
     hot = questions(temperature="0.1")["temperature"]
@@ -90,3 +91,93 @@ def test_the_quiz_goes_through_the_bridge_as_json():
     assert answer["data"]["state"]["head"] == "sink"
     bad = json.loads(bridge.handle_json('{"figure": "quiz", "query": 99}'))
     assert not bad["ok"] and bad["errors"][0]["field"] == "query"
+
+
+@pytest.mark.parametrize("head", list(bench.HEADS))
+def test_no_question_puts_a_closing_quote_against_an_apostrophe(head):
+    """“she”’s reads as a typo: the questions say “the weights of “she”” instead."""
+    for query in range(len(bench.DEFAULT_SENTENCE)):
+        for q in quiz.view(head=head, query=query)["questions"]:
+            texts = [q["prompt"], q["explanation"], *(c["label"] for c in q["choices"])]
+            assert not any("”’" in t for t in texts), (head, query, q["id"])
+
+
+def test_a_repeated_query_word_says_which_one_it_is():
+    """With the second “the” as the query, “where does “the” look” could mean either."""
+    sentence = "the pilot saw the car and it left"
+    for q in quiz.view(sentence=sentence, query=3)["questions"]:
+        if q["id"] != "sink-unmasked":  # that one is about the first word, whatever the query
+            assert "“the (word 3)”" in q["prompt"], q["prompt"]
+            assert "“the”" not in q["prompt"], q["prompt"]
+
+
+@pytest.mark.parametrize("temperature", ["0.01", "0.1", "1", "5"])
+def test_a_share_that_does_not_move_is_given_once(temperature):
+    """Not “1.000 instead of 1.000”: a share that reads the same at both temperatures is one number."""
+    for head in bench.HEADS:
+        for query in range(len(bench.DEFAULT_SENTENCE)):
+            q = questions(head=head, query=query, temperature=temperature).get("temperature")
+            if q is None:  # the first word: one key, nothing to ask
+                assert query == 0
+                continue
+            shown = q["explanation"].split(". ")[0]
+            numbers = [t for t in shown.replace(":", "").split() if t[0].isdigit()]
+            assert len(numbers) == 1 or numbers[0] != numbers[1], (head, query, shown)
+            if len(numbers) == 1:
+                assert q["answer"] == "same" and shown.endswith("at both temperatures"), shown
+
+
+def test_a_query_with_one_key_open_is_not_asked_about_the_temperature():
+    """It keeps the whole unit at any T: “does “the (word 0)” get more of the unit “the (word 0)”
+    shares out” asks nothing."""
+    assert "temperature" not in questions(query=0)
+    assert "temperature" not in questions(query=2, shut=[0, 1])  # one key left open
+    assert "temperature" in questions(query=2, shut=[0])
+
+
+def test_the_naive_question_says_which_exponential_overflows():
+    words = list(bench.DEFAULT_SENTENCE)
+    z = bench_scores(words, "coreference", quiz.NAIVE_T)[6][:7]  # “she” and the words before it
+    ln_max = math.log(1.7976931348623157e308)
+    over = sorted((j for j in range(7) if z[j] > ln_max), key=lambda j: -z[j])
+    assert [words[j] for j in over] == ["engineer", "she"]
+    q = questions()["naive"]
+    assert q["answer"] == "undefined"
+    assert q["explanation"].startswith(
+        f"No weights: eᶻ of “engineer” overflows (as does that of “she”): its z is {z[over[0]]:.3f}, "
+        f"and past z = {ln_max:.3f}, eᶻ is more than 1.8×10³⁰⁸, the largest double (64-bit float), "
+        "so the naive weights are undefined.")
+
+
+def test_a_runner_up_too_small_to_show_is_not_said_to_have_had_nothing():
+    """“it had 0.000” reads as no share at all: the runner-up always has some (eᶻ > 0)."""
+    words = list(bench.DEFAULT_SENTENCE)
+    z = bench_scores(words, "coreference")[2]  # “fixed”: the first word takes nearly all
+    before = weights_by_hand(z, range(3))
+    ranked = sorted(before, key=lambda j: -before[j])
+    assert 0 < before[ranked[1]] < 0.0005  # shown as 0.000 on the bench
+    q = questions(query=2)["shut-top"]
+    assert q["answer"] == f"w{ranked[1]}"
+    assert "(it had less than 0.0005, shown as 0.000)" in q["explanation"]
+    assert "it had 0.000)" not in q["explanation"]
+
+
+def test_the_first_word_is_named_as_its_choice_names_it():
+    """The prompt said “the” while its choice said “the (word 0)”: the same word, two names."""
+    q = questions(sentence="the pilot saw the car and it left")["sink-unmasked"]
+    assert "the first word, “the (word 0)”, look" in q["prompt"]
+    assert "the (word 0)" in [c["label"] for c in q["choices"]]
+
+
+def test_a_key_that_already_takes_the_whole_unit_is_asked_about_a_warmer_bench():
+    """Asked whether a key showing 1.000 gets more at T = 0.2, the reader could only say “more”
+    and be told “about the same”; at T = 5 the question is whether it gives any back."""
+    words = list(bench.DEFAULT_SENTENCE)
+    now = weights_by_hand(bench_scores(words, "coreference", 1.0)[2], range(3))  # “fixed”
+    top = max(now, key=now.get)
+    assert f"{now[top]:.3f}" == "1.000"
+    warm = weights_by_hand(bench_scores(words, "coreference", 5.0)[2], range(3))
+    q = questions(query=2)["temperature"]
+    assert q["prompt"].startswith("At T = 5, does “the (word 0)” get more or less")
+    assert q["answer"] == ("same" if f"{warm[top]:.3f}" == "1.000" else "less")
+    assert f"{warm[top]:.3f}" in q["explanation"]

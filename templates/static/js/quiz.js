@@ -13,7 +13,9 @@ function ensureChildren(parent, n) {
   while (parent.children.length < n) parent.append(parent.firstElementChild.cloneNode(true));
 }
 
-const key = (q) => `${q.prompt}\u0000${q.answer}`; // a question is the same while both are
+// A question is the same while its prompt, its answer and its choices are (another sentence can
+// keep the first two and change the words to choose from).
+const key = (q) => JSON.stringify([q.prompt, q.answer, q.choices]);
 
 /** Put one question into its list item; keep the reader's choice if the question is unchanged. */
 function renderQuestion(li, q, index, keep) {
@@ -60,7 +62,7 @@ function choose(li, button) {
   }
   const right = q.choices.find((c) => c.id === q.answer).label;
   setText($(li, '[data-quiz="feedback"]'), button.dataset.choice === q.answer
-    ? "Right." : `Not quite: the answer is ${right}.`);
+    ? "Right." : `Not quite: the answer is “${right}”.`); // quoted: a label may begin "the (word 0)"
   $(li, '[data-quiz="reveal"]').hidden = false;
 }
 
