@@ -126,7 +126,8 @@ export function announce(root, data) {
 
 const MESSAGE_SLOTS = { sentence: "#bench-sentence-msg", temperature: "#bench-t-msg", shut: "#bench-shut-msg" };
 
-export function renderErrors(root, problems) {
+/** Show each problem's message by its field; `invalid`: the fields' values are still wrong. */
+export function renderErrors(root, problems, invalid = true) {
   for (const selector of Object.values(MESSAGE_SLOTS)) {
     const slot = $(root, selector);
     if (slot) setText(slot, "");
@@ -136,6 +137,6 @@ export function renderErrors(root, problems) {
     const slot = $(root, MESSAGE_SLOTS[field] || ".state-notice") || $(root, ".state-notice");
     if (slot) setText(slot, message); // a field this figure lacks: its own notice line
     const input = $(root, `.bench-controls [name="${field}"]`);
-    if (input) setAttr(input, "aria-invalid", "true");
+    if (input && invalid) setAttr(input, "aria-invalid", "true");
   }
 }

@@ -22,6 +22,10 @@ function wireControls(root, store) {
   const sentence = $(form, '[name="sentence"]');
   form.addEventListener("submit", (event) => {
     event.preventDefault();
+    // Enter in the T box submits the form too: only a new sentence resets the query and the
+    // stopcocks (the typed T is already applied, or its message shown, as it is typed).
+    const words = (text) => text.trim().split(/\s+/).join(" ");
+    if (words(sentence.value) === words(store.good.state.sentence)) return;
     ask(store, { sentence: sentence.value, query: null, shut: [] });
   });
   sentence.addEventListener("keydown", (event) => { // Enter uses the sentence; it has no lines
@@ -145,6 +149,24 @@ function complete(store, data) {
   return true;
 }
 
+// A field the reader left invalid (aria-invalid) whose text an answer replaces: the answer was
+// computed from the last value that could be, as the field now shows, and its message says so
+// rather than vanish with the typed text.
+const KEPT = { // field: what the answer puts in it, and what to say then
+  temperature: [(data) => data.temperature.text,
+    (typed, data) => `T stays ${data.temperature.text}: “${typed}” could not be used.`],
+  sentence: [(data) => data.sentence.text,
+    () => "The sentence stays the last one that could be used; the one typed could not."],
+};
+
+function dropped(root, data) {
+  return Object.entries(KEPT).flatMap(([field, [shown, say]]) => {
+    const input = $(root, `.bench-controls [name="${field}"][aria-invalid="true"]`);
+    const typed = input && input !== document.activeElement ? input.value.trim() : null;
+    return typed !== null && typed !== shown(data) ? [{ field, message: say(typed, data) }] : [];
+  });
+}
+
 export function mount(root, store) {
   store.good ??= { state: JSON.parse(root.dataset.state) };
   store.extras ??= {};
@@ -170,7 +192,7 @@ export function mount(root, store) {
     const last = before;
     before = answer.data;
     store.good = answer.data;
-    if (speaks) renderErrors(root, []);
+    if (speaks) renderErrors(root, dropped(root, answer.data), false);
     renderControls(root, answer.data);
     renderDrawing(root, answer.data);
     renderTable(root, answer.data);
