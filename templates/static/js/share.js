@@ -3,6 +3,7 @@
 
 import { flush as addressNow } from "./address.js";
 import { html } from "./dom.js";
+import { watchScrolling } from "./scrolling.js";
 import * as runtime from "./runtime.js";
 import { inLightPalette } from "./theme.js";
 
@@ -93,26 +94,6 @@ export function standaloneSvg(svg) {
   clone.setAttribute("width", Math.round(drawn.width));
   clone.setAttribute("height", Math.round(drawn.height));
   return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(clone);
-}
-
-/** Let a table's wrapper take focus (to scroll by keyboard) only while it really scrolls.
- * The sizes come from the observer's entries, so a redraw never makes it read layout. */
-function watchScrolling(wrap) {
-  const inner = wrap.firstElementChild;
-  let room = 0;
-  let needed = 0;
-  const observer = new ResizeObserver((entries) => {
-    for (const entry of entries) {
-      if (entry.target === wrap) room = entry.contentRect.width;
-      else needed = entry.borderBoxSize?.[0]?.inlineSize ?? entry.contentRect.width;
-    }
-    const scrolls = needed > room + 1;
-    wrap.dataset.scrolls = String(scrolls);
-    if (scrolls) wrap.setAttribute("tabindex", "0");
-    else wrap.removeAttribute("tabindex");
-  });
-  observer.observe(wrap);
-  if (inner) observer.observe(inner);
 }
 
 /** Keep the embed's "Open in …" link on the state on screen (the address changes as readers work). */

@@ -1,0 +1,91 @@
+// A table too wide for its figure scrolls sideways inside its wrapper (.table-wrap). While it
+// does, the wrapper takes focus, so that it scrolls by keyboard too, and says so
+// (data-scrolls, which the styles and the scroll cue read).
+//
+// A table whose first column sticks (.sticky-start: the bench's words) comes to rest with a
+// column's start just past that column (the styles snap to it, with --sticky-start its width):
+// a column cut under it would show the end of its numbers without their start, "−75.000" as
+// "00". Its furthest rest must be a column's start too, so its last scrolling column gets the
+// room that makes it one (--end-room). At its other end, the column its sticky last column
+// cuts at rest is marked (data-cut), and the styles hide that column's numbers.
+
+/** The room to add at the table's end so that its furthest scroll is a column's start (width:
+ * the sticky column's, as the observer gave it; added: the room given now). */
+function endRoom(wrap, table, start, width, added) {
+  const origin = wrap.getBoundingClientRect().left + wrap.clientLeft - wrap.scrollLeft;
+  const furthest = table.getBoundingClientRect().width - wrap.clientWidth - added; // without room
+  if (furthest <= 0) return 0;
+  const rests = [...start.parentElement.cells] // each scrolling column's start, as a scroll offset
+    .filter((th) => th !== start && th.nextElementSibling)
+    .map((th) => th.getBoundingClientRect().left - origin - width)
+    .filter((x) => x >= furthest - 0.5);
+  return rests.length ? Math.max(0, Math.min(...rests) - furthest) : 0;
+}
+
+/** The box of what a cell draws (its text), not of the cell. */
+function inked(cell) {
+  const range = document.createRange();
+  range.selectNodeContents(cell);
+  return range.getBoundingClientRect();
+}
+
+/** At rest, the place (counted from 1) of the column whose numbers the sticky last column
+ * (the weights) cuts, or 0: the styles hide them (data-cut), as "38.0" of 38.084 would read as
+ * another number. While the table moves they show, as they pass. */
+function cutColumn(table) {
+  const heads = [...(table.tHead?.rows[0]?.cells || [])];
+  const last = heads.at(-1);
+  if (!last) return 0;
+  const edge = last.getBoundingClientRect().left;
+  const rows = [table.tHead.rows[0], ...(table.tBodies[0]?.rows || [])];
+  return 1 + heads.findIndex((th, k) => th !== last && rows.some((row) => {
+    const box = row.cells[k] && inked(row.cells[k]);
+    return box && box.width > 0 && box.left < edge - 0.5 && box.right > edge + 0.5;
+  }));
+}
+
+function markCut(wrap, cut) {
+  if (cut) wrap.dataset.cut = String(cut);
+  else if (wrap.dataset.cut) delete wrap.dataset.cut;
+}
+
+/** Watch a wrapper's size and its table's. The sizes come from the observer, after layout, and
+ * every reading is made before anything is written: nothing here makes the page lay itself out
+ * again before a frame, and a table that does not scroll reads nothing. */
+export function watchScrolling(wrap) {
+  const table = wrap.firstElementChild;
+  const start = wrap.querySelector("thead .sticky-start");
+  let room = 0;
+  let needed = 0;
+  let stuck = 0; // the sticky column's width, in px
+  let added = 0; // the room given at the end, in px
+  const observer = new ResizeObserver((entries) => {
+    for (const entry of entries) {
+      const width = entry.borderBoxSize?.[0]?.inlineSize ?? entry.contentRect.width;
+      if (entry.target === wrap) room = entry.contentRect.width;
+      else if (entry.target === table) needed = width - added;
+      else if (entry.target === start) stuck = width;
+    }
+    const scrolls = needed > room + 1;
+    const snaps = Boolean(start) && scrolls;
+    const next = snaps ? Math.round(endRoom(wrap, table, start, stuck, added) * 100) / 100 : 0;
+    const cut = snaps ? cutColumn(table) : 0;
+    // then the writes
+    if (wrap.dataset.scrolls !== String(scrolls)) wrap.dataset.scrolls = String(scrolls);
+    if (scrolls) wrap.setAttribute("tabindex", "0");
+    else wrap.removeAttribute("tabindex");
+    if (start) wrap.style.setProperty("--sticky-start", `${stuck}px`);
+    if (next !== added) {
+      added = next;
+      wrap.style.setProperty("--end-room", `${next}px`);
+    }
+    markCut(wrap, cut);
+  });
+  if (start) {
+    wrap.addEventListener("scroll", () => markCut(wrap, 0), { passive: true });
+    wrap.addEventListener("scrollend", () => markCut(wrap, cutColumn(table)), { passive: true });
+  }
+  observer.observe(wrap);
+  if (table) observer.observe(table);
+  if (start) observer.observe(start);
+}
