@@ -120,6 +120,21 @@ def _in_pyodide(texts: list[str], wheel: Path, log) -> list[str] | None:
     return answers
 
 
+def _by_address(reqs: list[dict], keys: dict[str, int], answers: list[dict]) -> None:
+    """Key each state's answer by its address too: the request page.js sends for a page opened
+    at the address a click wrote (``{"figure", "url": the answer's own "url"}``), as Back to a
+    page left a moment ago, or a link copied from it, asks. The bridge answers both requests
+    alike (tests/test_answers.py checks it).
+    """
+    for r in reqs:
+        if "url" in r or r["figure"] not in WIDGETS.values():
+            continue
+        index = keys[neighbours.key(r)]
+        if answers[index].get("url"):
+            keys.setdefault(neighbours.key({"figure": r["figure"], "url": answers[index]["url"]}),
+                            index)
+
+
 def tables(links: dict[str, list[dict]], wheel: Path, log=print) -> dict[str, str]:
     """Return {path below the site root: JSON text} of every answer table."""
     wanted = requests(links)
@@ -138,9 +153,11 @@ def tables(links: dict[str, list[dict]], wheel: Path, log=print) -> dict[str, st
         for r in reqs:
             text = by_text[json.dumps(r, ensure_ascii=False)]
             keys[neighbours.key(r)] = unique.setdefault(text, len(unique))  # each answer once
+        decoded = [json.loads(a) for a in unique]
+        _by_address(reqs, keys, decoded)
         table = {"schema": 1, "figure": name,
                  "generator": {"runtime": generator, "wheel": wheel.name},
-                 "answers": [json.loads(a) for a in unique], "keys": keys}
+                 "answers": decoded, "keys": keys}
         out[f"static/{DIR}{name}.json"] = json.dumps(table, ensure_ascii=False,
                                                      separators=(",", ":"), allow_nan=False)
     return out

@@ -138,3 +138,39 @@ def test_link_states_reads_only_links_to_live_figures():
 ])
 def test_for_page_names_the_tables_of_a_body(body, names):
     assert answers.for_page(body) == names
+
+
+def _texts(value) -> list[str]:
+    """Every "text" a reader sees in an answer, in order."""
+    if isinstance(value, dict):
+        return [value["text"]] if isinstance(value.get("text"), str) else \
+            [t for v in value.values() for t in _texts(v)]
+    if isinstance(value, list):
+        return [t for v in value for t in _texts(v)]
+    return []
+
+
+def test_a_state_one_click_away_is_also_found_by_its_address(built_site):
+    """Back to a page left just after a click, or a link copied from it, asks for the state at
+    its address ({"figure", "url"}): the table answers that at once too."""
+    found = tables(built_site)
+    e = [math.exp(s / math.sqrt(2)) for s in (1, 0, 1)]  # FIG-002's grid, as worked by hand above
+    grid = answer(found["fig-002"], {"figure": "fig-002", "url": {"query": "grid"}})["data"]
+    assert [r["weight"]["text"] for r in grid["rows"]] == [f"{x / sum(e):.3f}" for x in e]
+    bridge_row = answer(found["bench"], {"figure": "bench",
+                                         "url": {"head": "coreference", "query": "4", "t": "1"}})
+    assert bridge_row["data"]["query"]["word"] == "bridge"
+    # every address key holds the answer the bridge gives for that address, read by a reader
+    from attention import bridge
+    addressed = 0
+    for name in ("fig-002", "lab", "bench"):
+        for key in found[name]["keys"]:
+            request = json.loads(key)
+            if "url" not in request or request["figure"] == "export":
+                continue
+            held = answer(found[name], request)
+            assert held["url"] == request["url"], key
+            direct = json.loads(bridge.handle_json(key))
+            assert _texts(held["data"]) == _texts(direct["data"]), key
+            addressed += 1
+    assert addressed >= 30
