@@ -12,7 +12,16 @@ READY = '#fig-004 .runtime-status[data-state="ready"]'
 
 
 @pytest.fixture
-def bench(site_page):
+def bench(booted, viewport_width):
+    """The bench, live, on the worker's shared page (its Python already booted)."""
+    page = booted.open("bench/", width=viewport_width)
+    page.wait_for_selector(READY, timeout=60000)
+    return page
+
+
+@pytest.fixture
+def fresh_bench(site_page):
+    """The bench, live, in a fresh context (axe would flag the shared page's skip link)."""
     site_page.page.goto(site_page.base + "bench/")
     site_page.page.wait_for_selector(READY, timeout=60000)
     return site_page.page
@@ -137,7 +146,7 @@ STALE = """() => ['fig-004', 'fig-005', 'fig-006', 'fig-008'].map(id => {
 })"""
 
 
-def test_an_invalid_input_marks_every_bench_figure_out_of_date(bench):
+def test_an_invalid_input_marks_every_bench_figure_out_of_date(fresh_bench):
     """The numbers of the last good state stay on screen, in grey italics under a notice in each
     bench figure, still readable (axe: no contrast failure); a valid input makes them current.
     FIG-008's trained column is fixed data: it is not marked."""
@@ -145,6 +154,7 @@ def test_an_invalid_input_marks_every_bench_figure_out_of_date(bench):
 
     from tests.browser.conftest import settle as settled
 
+    bench = fresh_bench
     bench.fill("#bench-t", "abc")
     bench.wait_for_function("() => document.querySelector('#bench-t-msg').textContent.length > 0")
     bench.wait_for_function("() => document.querySelector('#fig-008').classList.contains('is-stale')")
@@ -156,6 +166,12 @@ def test_an_invalid_input_marks_every_bench_figure_out_of_date(bench):
                                    "be computed; the numbers shown are for the last one that could.")
     assert bench.evaluate("""() => getComputedStyle(document.querySelector(
         '#fig-008 [data-bind="trained"] .num')).fontStyle""") == "normal"
+    # the what-if panel's sentence ("Every step is in place: these are the real weights.") would
+    # read as current: its status line says instead that the rows are for the last good state
+    sentence = bench.locator('#fig-004 [data-whatif="sentence"]')
+    assert sentence.is_hidden()
+    assert bench.inner_text('#fig-004 [data-whatif="status"]') == (
+        "These rows are for the last state that could be computed; fix the input above.")
     settled(bench)
     results = Axe().run(bench)
     assert results.violations_count == 0, results.generate_report()
@@ -166,6 +182,7 @@ def test_an_invalid_input_marks_every_bench_figure_out_of_date(bench):
                                                            for f in ("fig-004", "fig-005", "fig-006", "fig-008")]
     assert shown_state(bench) == expected_state(temperature="2")
     assert status.inner_text() == "Live: Python in your browser computed this state."
+    assert sentence.is_visible() and sentence.inner_text() == "Every step is in place: these are the real weights."
 
 def test_keyboard_only(bench):
     # A row's word is a button: Enter makes it the query.

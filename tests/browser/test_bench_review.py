@@ -29,11 +29,11 @@ def open_page(browser, server, path="bench/", width=1280, scheme="light", js=Tru
 
 
 @pytest.fixture
-def live(browser, server):
-    context, w = open_page(browser, server)
-    yield w.page
-    context.close()
-    w.assert_clean()
+def live(booted):
+    """The bench, live, on the worker's shared page (its Python already booted)."""
+    page = booted.open("bench/")
+    page.wait_for_selector(READY, timeout=60000)
+    return page
 
 
 def use_sentence(page, sentence: str, query: int | None = None):
@@ -183,9 +183,9 @@ def test_head_cards_write_minus_signs_subscripts_and_say_what_a_claim_is(browser
 
 # --- C12: two hatchings, and a row with nothing to pour ----------------------------------
 
-def test_the_matrix_tells_shut_keys_from_the_causal_mask(browser, server):
-    context, w = open_page(browser, server, path="bench/?head=sink&shut=0&query=3")
-    page = w.page
+def test_the_matrix_tells_shut_keys_from_the_causal_mask(booted):
+    page = booted.open("bench/?head=sink&shut=0&query=3")
+    page.wait_for_selector(READY, timeout=60000)
     page.wait_for_function("() => document.querySelector('#fig-006 td.shut') !== null")
     cells = page.evaluate("""() => [...document.querySelectorAll('#fig-006 tbody tr')].map(tr =>
         [...tr.querySelectorAll('td')].map(td => td.classList.contains('future') ? 'f'
@@ -203,8 +203,6 @@ def test_the_matrix_tells_shut_keys_from_the_causal_mask(browser, server):
     page.wait_for_function("() => document.querySelector('#bench-shut-msg').textContent !== ''")
     assert "nothing to pour" in page.text_content("#bench-shut-msg")
     assert page.text_content('#fig-006 tbody tr[data-index="0"] td') == "shut"
-    context.close()
-    w.assert_clean()
 
 
 # --- C19, U3: colours --------------------------------------------------------------------
@@ -301,16 +299,14 @@ def no_overlap(page, n) -> bool:
 
 
 @pytest.mark.parametrize("width", [1280, 360])
-def test_forty_words_keep_every_dial_readable(browser, server, width):
-    context, w = open_page(browser, server, path="bench/?sentence=" + quote(FORTY), width=width)
-    page = w.page
+def test_forty_words_keep_every_dial_readable(booted, width):
+    page = booted.open("bench/?sentence=" + quote(FORTY), width=width)
+    page.wait_for_selector(READY, timeout=60000)
     page.wait_for_function("() => document.querySelectorAll('#fig-004 .dial').length === 40")
     assert no_overlap(page, 40)
     scale = page.evaluate("document.querySelector('#fig-004 .bench-drawing').getScreenCTM().a")
     size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#fig-004 .dial-word')).fontSize)")
     assert size * scale >= 12
-    context.close()
-    w.assert_clean()
 
 
 OVERFLOW = """(sel) => { const fig = document.querySelector(sel); const box = fig.getBoundingClientRect();
@@ -436,9 +432,9 @@ def test_a_query_chosen_in_the_matrix_is_heard_while_the_drawing_is_far_off_scre
 
 # --- B3's cause --------------------------------------------------------------------------
 
-def test_open_stopcocks_are_drawn_open_by_attributes_not_css(browser, server):
-    context, w = open_page(browser, server, path="bench/?shut=2", width=1280)
-    page = w.page
+def test_open_stopcocks_are_drawn_open_by_attributes_not_css(booted):
+    page = booted.open("bench/?shut=2")
+    page.wait_for_selector(READY, timeout=60000)
     page.wait_for_function("() => document.querySelector('#fig-004 .valve[data-index=\"2\"]').classList.contains('shut')")
     handles = page.evaluate("""() => [...document.querySelectorAll('#fig-004 .valve')].map(g => {
         const h = g.querySelector('.handle');
@@ -446,7 +442,6 @@ def test_open_stopcocks_are_drawn_open_by_attributes_not_css(browser, server):
                 getComputedStyle(h).transform]; })""")
     assert [h[0] for h in handles] == [True, True, False, True, True, True, True, False]
     assert all(upright == is_open and css == "none" for is_open, upright, css in handles)
-    context.close()
 
 
 # --- Issue 11: one markup source ---------------------------------------------------------
@@ -461,12 +456,12 @@ def markup(page) -> dict:
     return {name: page.eval_on_selector_all(sel, "es => es.map(e => e.outerHTML)") for name, sel in PARTS.items()}
 
 
-def test_static_and_cloned_parts_are_the_same_markup(browser, server):
+def test_static_and_cloned_parts_are_the_same_markup(browser, server, booted):
     context, w = open_page(browser, server, js=False)
     static = markup(w.page)
     context.close()
-    context, w = open_page(browser, server)
-    page = w.page
+    page = booted.open("bench/")
+    page.wait_for_selector(READY, timeout=60000)
     mounted = markup(page)
     use_sentence(page, "she")  # every part but the first is dropped ...
     use_sentence(page, " ".join(bench.DEFAULT_SENTENCE))  # ... and cloned back from the templates
@@ -487,31 +482,36 @@ def test_static_and_cloned_parts_are_the_same_markup(browser, server):
              "col-head", "matrix-row", "cell"}
     ghosts = {"ghost", "ghost-handle", "ghost-label", "ghost-stratum", "ghost-tray", "whatif-note"}
     assert sorted(templates) == sorted(drawn | ghosts)  # one template per part, each named
-    context.close()
-    w.assert_clean()
 
 
 LAYOUT_READS = """() => {
   window.__reads = 0;
+  const undo = [];
   const count = (proto, names) => names.forEach(n => {
     const d = Object.getOwnPropertyDescriptor(proto, n);
+    undo.push(() => Object.defineProperty(proto, n, d));
     if (d.get) Object.defineProperty(proto, n, {get() { window.__reads++; return d.get.call(this); }});
     else proto[n] = function (...a) { window.__reads++; return d.value.apply(this, a); };
   });
   count(Element.prototype, ['getBoundingClientRect', 'getClientRects', 'clientWidth', 'clientHeight', 'scrollWidth', 'scrollHeight']);
   count(HTMLElement.prototype, ['offsetWidth', 'offsetHeight', 'offsetTop', 'offsetLeft', 'innerText']);
   const cs = window.getComputedStyle; window.getComputedStyle = (...a) => { window.__reads++; return cs(...a); };
+  undo.push(() => { window.getComputedStyle = cs; });
+  window.__unpatch = () => undo.forEach(f => f());
 }"""
 
 
 def test_a_redraw_reads_no_layout(live):
     live.evaluate(LAYOUT_READS)
-    for j in (1, 4, 6):
-        live.click(f'#fig-005 tr[data-index="{j}"] button')
-        live.wait_for_function(f"() => document.querySelector('#fig-004 .dial.is-query')?.dataset.index === '{j}'")
-    live.click('#fig-004 .valve[data-index="3"] .hit')
-    live.wait_for_function("() => document.querySelector('#fig-004 .valve[data-index=\"3\"]').classList.contains('shut')")
-    assert live.evaluate("window.__reads") == 0
+    try:
+        for j in (1, 4, 6):
+            live.click(f'#fig-005 tr[data-index="{j}"] button')
+            live.wait_for_function(f"() => document.querySelector('#fig-004 .dial.is-query')?.dataset.index === '{j}'")
+        live.click('#fig-004 .valve[data-index="3"] .hit')
+        live.wait_for_function("() => document.querySelector('#fig-004 .valve[data-index=\"3\"]').classList.contains('shut')")
+        assert live.evaluate("window.__reads") == 0
+    finally:
+        live.evaluate("window.__unpatch()")  # the page is shared: its own methods back
 
 
 # --- C8 on the bench: T's range, from lab.T_RANGE, shown and announced ------------------------

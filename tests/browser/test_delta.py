@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from tests.browser.conftest import SharedPage, lent, within
 from tests.browser.test_bench_page import READY, expected_state, settle, shown_state
 
 FORTY = " ".join(["the", "pilot", "saw", "it", "and", "she", "left", "the", "car"] * 4 + ["the"] * 4)
@@ -23,19 +24,28 @@ RECORD = """() => { window.__sent = []; window.__got = [];
   }; }"""
 
 
+@pytest.fixture(scope="module")
+def _recorded(browser, server):
+    """A page that records its worker traffic, kept for this module: its Python boots once."""
+    shared = SharedPage(browser, server, init_script=f"({RECORD})()")
+    yield shared
+    shared.discard()
+
+
+# Start each test's record empty, once every request sent so far has its answer.
+RESTART_RECORD = within(30, """async () => {
+  while (window.__got.length < window.__sent.length) await new Promise((r) => setTimeout(r, 10));
+  window.__sent = []; window.__got = [];
+}""")
+
+
 @pytest.fixture
-def bench(browser, server):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.add_init_script(script=f"({RECORD})()")
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-    page.goto(server + "bench/")
-    page.wait_for_selector(READY, timeout=60000)
-    yield page
-    context.close()
-    assert errors == []
+def bench(_recorded, request):
+    with lent(_recorded, request) as shared:  # it ends clean: no error, nothing from elsewhere
+        page = shared.open("bench/")
+        page.wait_for_selector(READY, timeout=60000)
+        page.evaluate(RESTART_RECORD)
+        yield page
 
 
 def bench_traffic(page) -> list[tuple[dict, dict]]:
@@ -77,7 +87,7 @@ def test_a_changed_sentence_never_draws_old_numbers(bench):
 
 
 # Count the times the figure is dimmed as waiting during one click that Python answers.
-DIMS = """async ([slow, row]) => {
+DIMS = within(60, """async ([slow, row]) => {
   document.body.dataset.runtimeSlow = slow;
   const fig = document.getElementById('fig-004'), word = fig.querySelector('[data-bind="carriage-word"]');
   const before = word.textContent;
@@ -90,7 +100,7 @@ DIMS = """async ([slow, row]) => {
   await new Promise((r) => setTimeout(r, 50));
   mo.disconnect();
   return dims;
-}"""
+}""")
 
 
 def test_with_python_ready_a_figure_is_dimmed_only_when_its_answer_is_slow(bench):

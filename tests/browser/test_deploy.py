@@ -7,7 +7,7 @@ from pathlib import Path
 
 from sitebuild.browser_benchmark import transfer_until_ready
 from sitebuild.site import build, csp
-from tests.browser.conftest import serving, watch
+from tests.browser.conftest import WORKER_READY, serving, watch
 from tests.browser.test_trust import CACHED, READY, VIOLATIONS, until
 
 WORKER_VIOLATIONS = """() => { self.__violations = [];
@@ -101,7 +101,7 @@ def _old_and_new_build(browser, templates, site, base):
     context = browser.new_context()
     one = _Tab(context, base)
     one.open("bench/")
-    one.page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+    one.page.evaluate(WORKER_READY)
     until(one.page, CACHED, ["-runtime-", 6], timeout_s=60)
     until(one.page, CACHED, [f"-site-{a_id}", 20], timeout_s=60)
 

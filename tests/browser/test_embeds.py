@@ -13,7 +13,7 @@ import pytest
 from attention import bench_view, export
 from sitebuild.embeds import registry
 from sitebuild.serve import make_server
-from tests.browser.conftest import watch
+from tests.browser.conftest import watch, within
 from tests.browser.test_bench_page import expected_state, shown_state
 
 READY = '.runtime-status[data-state="ready"]'
@@ -68,10 +68,10 @@ def test_embeds_on_another_origin_compute_live_and_size_their_frames(browser, se
     context.close()
 
 
-def test_a_bench_deep_link_reopens_the_exact_state(site_page):
-    page = site_page.page
+def test_a_bench_deep_link_reopens_the_exact_state(booted, viewport_width):
     sentence = "the teacher read the letter and then she left it"
-    page.goto(site_page.base + f"bench/?sentence={quote(sentence)}&head=coreference&query=7&t=0.5&shut=1")
+    page = booted.open(f"bench/?sentence={quote(sentence)}&head=coreference&query=7&t=0.5&shut=1",
+                       width=viewport_width)
     page.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"plate\"]').textContent.includes('0.5')",
                            timeout=60000)
     assert shown_state(page) == expected_state(sentence=sentence, head="coreference", query=7,
@@ -103,9 +103,8 @@ def test_tampered_parameters_show_a_notice_and_keep_the_defaults(site_page, para
     assert page.locator("#fig-004 img, #fig-004 script").count() == 0
 
 
-def test_downloads_equal_the_core_numbers(site_page):
-    page = site_page.page
-    page.goto(site_page.base + "lab/?q=0.5,-1&mask=1,0,1&t=0.7")
+def test_downloads_equal_the_core_numbers(booted, viewport_width):
+    page = booted.open("lab/?q=0.5,-1&mask=1,0,1&t=0.7", width=viewport_width)
     page.wait_for_function("() => document.querySelector('#lab-q1').value === '0.5'", timeout=60000)
     page.click("#fig-003 .share summary")
     expected = export.export("lab", {"query": ["0.5", "-1"], "mask": [True, False, True],
@@ -139,9 +138,8 @@ def download_svg(page, figure: str, drawing: str, path):
     return ET.parse(path).getroot(), round(drawn)
 
 
-def test_drawing_downloads_as_a_standalone_svg(site_page, browser, tmp_path):
-    page = site_page.page
-    page.goto(site_page.base + "bench/")
+def test_drawing_downloads_as_a_standalone_svg(booted, viewport_width, browser, tmp_path):
+    page = booted.open("bench/", width=viewport_width)
     path = tmp_path / "bench.svg"
     root, drawn = download_svg(page, "#fig-004", ".bench-drawing", path)
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
@@ -156,9 +154,9 @@ def test_drawing_downloads_as_a_standalone_svg(site_page, browser, tmp_path):
     viewer.close()
 
 
-def test_share_gives_the_deep_link_and_the_embed_code(site_page):
-    page = site_page.page
-    page.goto(site_page.base + "mixture/?query=load")
+def test_share_gives_the_deep_link_and_the_embed_code(booted, viewport_width):
+    site_page = booted
+    page = booted.open("mixture/?query=load", width=viewport_width)
     page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=\"query\"]').textContent === 'load'",
                            timeout=60000)
     page.click("#fig-002 .share summary")
@@ -184,8 +182,8 @@ def test_each_embed_fits_its_suggested_height(browser, server, embed):
         page.wait_for_selector(READY, timeout=60000)
     for width in (1280, 768, 360):
         page.set_viewport_size({"width": width, "height": 400})
-        height = page.evaluate("""() => new Promise(done => requestAnimationFrame(() =>
-            done(Math.ceil(document.documentElement.getBoundingClientRect().height))))""")
+        height = page.evaluate(within(10, """() => new Promise(done => requestAnimationFrame(() =>
+            done(Math.ceil(document.documentElement.getBoundingClientRect().height))))"""))
         if width == 1280:
             assert 0 <= embed.height - height <= 40, f"{embed.id}: {height}px drawn, snippet {embed.height}px"
         assert height <= embed.phone_height, f"{embed.id} at {width}px needs {height}px"
@@ -193,9 +191,8 @@ def test_each_embed_fits_its_suggested_height(browser, server, embed):
     context.close()
 
 
-def test_the_lab_plot_downloads_at_its_drawn_size(site_page, tmp_path):
-    page = site_page.page
-    page.goto(site_page.base + "lab/")
+def test_the_lab_plot_downloads_at_its_drawn_size(booted, viewport_width, tmp_path):
+    page = booted.open("lab/", width=viewport_width)
     root, drawn = download_svg(page, "#fig-003", ".value-plot", tmp_path / "plot.svg")
     assert int(root.get("width")) == drawn > 100
 

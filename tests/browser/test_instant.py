@@ -12,7 +12,7 @@ import pytest
 
 from attention import bench, bench_view, export, figures, lab
 from sitebuild.serve import SiteHandler, SiteServer
-from tests.browser.conftest import routable, serving, start, stop, watch
+from tests.browser.conftest import WORKER_READY, routable, serving, start, stop, watch, within
 from tests.browser.test_bench_page import expected_state, shown_state
 
 STATUS = "#fig-002 .runtime-status"
@@ -23,13 +23,13 @@ TABLES_IN = """async () => { const url = performance.getEntriesByType('resource'
 MOUNTED = ".fig-hint:not([hidden])"  # a live figure shows its hint once its controls work
 
 # Click, then read the given elements' texts in the next animation frame (before its paint).
-CLICK_THEN_FRAME = """([click, reads]) => new Promise(resolve => {
+CLICK_THEN_FRAME = within(10, """([click, reads]) => new Promise(resolve => {
   const target = document.querySelector(click);
   if (target.click) target.click();  // an SVG stopcock has no click(): dispatch one
   else target.dispatchEvent(new MouseEvent("click", {bubbles: true, cancelable: true}));
   requestAnimationFrame(() => resolve(reads.map(s =>
     [...document.querySelectorAll(s)].map(e => e.textContent))));
-})"""
+})""")
 
 
 class Held:
@@ -164,6 +164,20 @@ def test_a_shared_link_says_at_once_that_it_is_opening_its_state(fresh):
         sentence="the farmer saw the doctor and he left", head="sink")
 
 
+def test_a_link_to_a_state_one_click_away_is_drawn_without_python(fresh):
+    """As Back does to a page left just after a click: the state at its address comes from the
+    table, at once, while Python has not arrived."""
+    page = fresh.page
+    held = Held(page)
+    page.goto(fresh.base + "mixture/?query=grid")
+    page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=query]')"
+                           ".textContent === 'grid'", timeout=10000)
+    assert page.inner_text('#fig-002 [data-bind="output"]') == figures.fig_002("grid")["output"]["text"]
+    assert page.get_attribute(STATUS, "data-state") != "ready"  # no Python yet
+    assert page.locator("#fig-002 .figure-notice").is_hidden()  # nothing left "opening"
+    held.release()
+
+
 def test_without_javascript_a_linked_figure_says_its_state_needs_javascript(no_js, server):
     page = no_js
     page.goto(server + "mixture/?query=grid")
@@ -294,7 +308,7 @@ def _offline_without_a_saved_runtime(browser, base):
     w = watch(context, base)
     page = w.page
     page.goto(base + "roles/")  # a chapter with no live figure: the runtime is not saved
-    page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+    page.evaluate(WORKER_READY)
     page.wait_for_function("async () => (await caches.keys()).some(k => k.includes('-site-'))")
     page.wait_for_timeout(1000)  # the site cache fills
     context.set_offline(True)
@@ -397,12 +411,12 @@ def test_a_what_if_toggle_before_python_is_ready_shows_the_cores_numbers(fresh):
 ADDRESS_PROBE = """() => { window.__writes = [];
   const replace = history.replaceState.bind(history);
   history.replaceState = (...args) => { window.__writes.push(performance.now()); return replace(...args); }; }"""
-CLICK_AND_FRAME = """(click) => new Promise(resolve => {
+CLICK_AND_FRAME = within(10, """(click) => new Promise(resolve => {
   const writesBefore = window.__writes.length;
   document.querySelector(click).click();
   requestAnimationFrame(() => resolve({ writesInClick: window.__writes.length - writesBefore,
                                         frameAt: performance.now() }));
-})"""
+})""")
 
 
 def test_a_clicks_frame_does_not_wait_for_the_address_and_the_address_follows(fresh):

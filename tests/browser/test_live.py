@@ -36,12 +36,20 @@ def assert_numbers_only(page, selector: str):
 
 @pytest.fixture
 def mixture(site_page):
+    """FIG-002's page, just opened in a fresh context: Python still boots."""
     site_page.page.goto(site_page.base + "mixture/")
     return site_page
 
 
-def test_clicking_grid_recomputes_fig_002(mixture):
-    page = mixture.page
+@pytest.fixture
+def live_mixture(booted, viewport_width):
+    """FIG-002's page on the worker's shared page (its Python already booted)."""
+    booted.open("mixture/", width=viewport_width)
+    return booted
+
+
+def test_clicking_grid_recomputes_fig_002(live_mixture):
+    page = live_mixture.page
     page.click('#fig-002 tr[data-query="grid"] button')
     page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=query]').textContent === 'grid'",
                            timeout=60000)
@@ -56,8 +64,8 @@ def test_clicking_grid_recomputes_fig_002(mixture):
     assert_numbers_only(page, "#fig-002")
 
 
-def test_keyboard_chooses_load_then_rises(mixture):
-    page = mixture.page
+def test_keyboard_chooses_load_then_rises(live_mixture):
+    page = live_mixture.page
     page.wait_for_selector(READY, timeout=60000)
     page.focus('#fig-002 tr[data-query="load"] button')
     page.keyboard.press("Enter")
@@ -126,10 +134,11 @@ def test_blocked_runtime_answers_a_state_outside_the_tables_with_why(browser, se
 # ---- the lab ----
 
 @pytest.fixture
-def lab_page(site_page):
-    site_page.page.goto(site_page.base + "lab/")
-    site_page.page.wait_for_selector(READY, timeout=60000)
-    return site_page
+def lab_page(booted, viewport_width):
+    """The lab, live, on the worker's shared page (its Python already booted)."""
+    booted.open("lab/", width=viewport_width)
+    booted.page.wait_for_selector(READY, timeout=60000)
+    return booted
 
 
 def lab_rows(page) -> list[list[str]]:

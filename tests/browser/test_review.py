@@ -100,16 +100,14 @@ def download_drawing(page, figure: str, path):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_bench_svg_shows_each_stopcock_as_drawn_and_reads_on_a_white_slide(browser, server, tmp_path, scheme):
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
-    w = watch(context, server)
-    w.page.goto(server + "bench/?shut=2,4")
-    w.page.wait_for_selector("#fig-004 " + READY, timeout=60000)
+def test_bench_svg_shows_each_stopcock_as_drawn_and_reads_on_a_white_slide(booted, tmp_path, scheme):
+    page = booted.open("bench/?shut=2,4", scheme=scheme)
+    page.wait_for_selector("#fig-004 " + READY, timeout=60000)
     expected = [v["open"] for v in bench_view.view(shut=[2, 4])["drawing"]["valves"]]
     assert not expected[2] and not expected[4] and expected.count(True) >= 5
-    w.page.wait_for_function("""(open) => JSON.stringify([...document.querySelectorAll('#fig-004 .valve')]
+    page.wait_for_function("""(open) => JSON.stringify([...document.querySelectorAll('#fig-004 .valve')]
         .map(g => g.classList.contains('open'))) === JSON.stringify(open)""", arg=expected, timeout=60000)
-    root = download_drawing(w.page, "#fig-004", tmp_path / "bench.svg")
+    root = download_drawing(page, "#fig-004", tmp_path / "bench.svg")
     valves = next(g for g in root.iter(f"{SVG}g") if g.get("data-bind") == "valves")
     assert [handle_is_upright(v) for v in valves.findall(f"{SVG}g")] == expected
     # Its own light background, whatever the reader's scheme, and text that reads on it.
@@ -124,15 +122,12 @@ def test_bench_svg_shows_each_stopcock_as_drawn_and_reads_on_a_white_slide(brows
         badge = under is not None and under.tag == f"{SVG}circle" and float(under.get("r")) >= 8  # a callout
         ground = under.get("fill") if badge else backdrop.get("fill")
         assert contrast(text.get("fill"), ground) >= 4.5, ("".join(text.itertext()), text.get("fill"), ground)
-    w.assert_clean()
-    context.close()
 
 
-def test_the_bench_svg_holds_only_what_the_page_shows_and_is_named_after_its_state(desk, tmp_path):
+def test_the_bench_svg_holds_only_what_the_page_shows_and_is_named_after_its_state(booted, tmp_path):
     """Labels the page hides (the weights of keys that get nothing) stay out of the file, so
     they do not pile up on a slide; the file's name says its state, as the CSV's does."""
-    page = desk.page
-    page.goto(desk.base + "bench/?t=0.5&shut=1")
+    page = booted.open("bench/?t=0.5&shut=1")
     page.wait_for_selector("#fig-004 " + READY, timeout=60000)
     shown = page.evaluate("""() => [...document.querySelectorAll('#fig-004 svg.bench-drawing text')]
         .filter(t => t.closest('[style*="display: none"]') === null && t.getClientRects().length > 0
@@ -153,11 +148,8 @@ def test_the_bench_svg_holds_only_what_the_page_shows_and_is_named_after_its_sta
 
 
 @pytest.mark.parametrize("width", [1280, 360])
-def test_the_labs_working_keeps_each_weight_in_view_when_its_numbers_are_wide(browser, server, width):
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    w = watch(context, server)
-    page = w.page
-    page.goto(server + "lab/?q=-1000,1000&mask=1,1,1&t=0.05")
+def test_the_labs_working_keeps_each_weight_in_view_when_its_numbers_are_wide(booted, width):
+    page = booted.open("lab/?q=-1000,1000&mask=1,1,1&t=0.05", width=width)
     page.wait_for_selector("#fig-003 " + READY)
     expected = [r["weight"]["text"] for r in lab.view(("-1000", "1000"), temperature="0.05")["rows"]]
     page.wait_for_function("""(want) => JSON.stringify([...document.querySelectorAll(
@@ -171,8 +163,6 @@ def test_the_labs_working_keeps_each_weight_in_view_when_its_numbers_are_wide(br
                    const b = e.getBoundingClientRect(); return b.left >= box.left && b.right <= box.right; }) }; }""")
     assert seen["scrolls"]  # wide numbers: the table is wider than its place
     assert seen["cue"] != "none" and seen["inView"] == [True] * 3
-    context.close()
-    w.assert_clean()
 
 
 def test_an_embeds_code_keeps_the_theme_it_was_given(desk):
@@ -465,11 +455,10 @@ def test_a_link_into_the_explanation_shows_it(desk):
     page.wait_for_selector("#what-a-zero-query-does", state="visible", timeout=5000)
 
 
-def test_the_prediction_says_right_or_wrong_locks_and_explains_after_the_lab(desk):
+def test_the_prediction_says_right_or_wrong_locks_and_explains_after_the_lab(booted):
     from attention import figures
 
-    page = desk.page
-    page.goto(desk.base + "lab/")
+    page = booted.open("lab/")
     page.wait_for_selector("#fig-003 " + READY, timeout=60000)
     zero_output = figures.toy_context()["zero"]["output"]["value"]
     right = "zero" if not any(zero_output) else "other"  # the mean of the values is not zero
@@ -492,9 +481,8 @@ def test_the_prediction_says_right_or_wrong_locks_and_explains_after_the_lab(des
     page.wait_for_selector("#zero-reveal", state="visible", timeout=5000)
 
 
-def test_showing_the_explanation_now_moves_focus_to_it(desk):
-    page = desk.page
-    page.goto(desk.base + "lab/")
+def test_showing_the_explanation_now_moves_focus_to_it(booted):
+    page = booted.open("lab/")
     page.wait_for_selector("#fig-003 " + READY, timeout=60000)
     page.click('button[data-guess="other"]')
     page.focus(".reveal-now")
@@ -507,10 +495,10 @@ def test_showing_the_explanation_now_moves_focus_to_it(desk):
 # --- C3, C4, C8, M1, M6: the lab as a learner types -----------------------------------------
 
 @pytest.fixture
-def lab_page(desk):
-    desk.page.goto(desk.base + "lab/")
-    desk.page.wait_for_selector("#fig-003 " + READY, timeout=60000)
-    return desk.page
+def lab_page(booted):
+    page = booted.open("lab/")
+    page.wait_for_selector("#fig-003 " + READY, timeout=60000)
+    return page
 
 
 def weights_shown(page) -> list[str]:
@@ -600,11 +588,10 @@ def test_each_change_is_read_out_in_one_sentence(lab_page):
     assert live.text_content() == expected and live.get_attribute("aria-live") == "polite"
 
 
-def test_fig_002_reads_its_new_result_out(desk):
+def test_fig_002_reads_its_new_result_out(booted):
     from attention import figures
 
-    page = desk.page
-    page.goto(desk.base + "mixture/")
+    page = booted.open("mixture/")
     page.wait_for_selector("#fig-002 " + READY, timeout=60000)
     page.click('#fig-002 tr[data-query="grid"] button')
     live = page.locator('#fig-002 [data-bind="said"]')
@@ -664,11 +651,9 @@ def test_the_whatif_footer_numbers_look_like_the_rows_numbers(no_js, server):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_an_answered_quiz_marks_right_and_wrong_by_sign_not_colour_alone(browser, server, scheme):
+def test_an_answered_quiz_marks_right_and_wrong_by_sign_not_colour_alone(booted, scheme):
     from attention import quiz
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
-    page = context.new_page()
-    page.goto(server + "bench/")
+    page = booted.open("bench/", scheme=scheme)
     page.wait_for_selector('.quiz [data-quiz="choices"]:not([hidden])', timeout=60000)
     q = quiz.view()["questions"][0]
     wrong = next(c["id"] for c in q["choices"] if c["id"] != q["answer"])
@@ -685,4 +670,3 @@ def test_an_answered_quiz_marks_right_and_wrong_by_sign_not_colour_alone(browser
     for b in (right, picked):
         assert contrast(b["border"], b["page"]) >= 3  # the edge reads against the page
         assert contrast(b["text"], b["bg"]) >= 4.5
-    context.close()

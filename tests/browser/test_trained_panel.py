@@ -58,9 +58,8 @@ def test_static_panel_shows_the_committed_default_row(browser, server):
     context.close()
 
 
-def test_panel_follows_the_bench_query_head_and_sentence(site_page):
-    page = site_page.page
-    page.goto(site_page.base + "bench/")
+def test_panel_follows_the_bench_query_head_and_sentence(booted, viewport_width):
+    page = booted.open("bench/", width=viewport_width)
     page.wait_for_selector(READY, timeout=60000)
     # click the bench table's row for "engineer" (word 1): the panel's query follows
     page.locator('#fig-005 tbody tr[data-index="1"] button').click()
@@ -103,9 +102,8 @@ def test_panel_follows_the_bench_query_head_and_sentence(site_page):
     assert (s["tokens"], s["trained"], s["handset"]) == (e["tokens"], e["trained"], e["handset"])
 
 
-def test_typed_sentence_says_rows_are_for_the_examples_only(site_page):
-    page = site_page.page
-    page.goto(site_page.base + "bench/")
+def test_typed_sentence_says_rows_are_for_the_examples_only(booted, viewport_width):
+    page = booted.open("bench/", width=viewport_width)
     page.wait_for_selector(READY, timeout=60000)
     page.fill("#bench-sentence", "the car and the book she")
     page.locator('#fig-004 .bench-controls button[type="submit"]').click()
@@ -115,9 +113,8 @@ def test_typed_sentence_says_rows_are_for_the_examples_only(site_page):
     assert page.locator('#fig-008 [data-bind="compare"]').is_hidden()
 
 
-def test_a_shared_link_opens_the_picked_head(site_page):
-    page = site_page.page
-    page.goto(site_page.base + "bench/?trained=4-5&query=2")
+def test_a_shared_link_opens_the_picked_head(booted, viewport_width):
+    page = booted.open("bench/?trained=4-5&query=2", width=viewport_width)
     page.wait_for_function("() => document.querySelector('#fig-008 [data-bind=\"trained-head\"]')"
                            ".textContent === 'layer 4, head 5'", timeout=60000)
     page.wait_for_function("() => !document.querySelector('#fig-008 [data-bind=\"compare\"]')"
@@ -141,10 +138,8 @@ def test_the_numbering_note_names_a_real_head_and_bench_controls_only_beside_the
 
 
 @pytest.mark.parametrize("width", [1280, 360])
-def test_fig_008_is_all_sans_spaced_and_its_tables_line_up_with_its_text(browser, server, width):
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    page = context.new_page()
-    page.goto(server + "bench/")
+def test_fig_008_is_all_sans_spaced_and_its_tables_line_up_with_its_text(booted, width):
+    page = booted.open("bench/", width=width)
     page.wait_for_selector("#fig-008 .trained-controls:not([hidden])", timeout=60000)
     seen = page.evaluate("""() => {
       const f = document.querySelector('#fig-008'), font = (s) => getComputedStyle(f.querySelector(s)).fontFamily;
@@ -157,7 +152,6 @@ def test_fig_008_is_all_sans_spaced_and_its_tables_line_up_with_its_text(browser
     assert seen["label"] == seen["title"] and seen["select"] == seen["title"]  # the figure's sans
     assert seen["gap"] >= 8  # "How the heads were matched" does not run into the JSON link
     assert abs(seen["caption"] - seen["text"]) <= 1  # the table's caption lines up with the text
-    context.close()
 
 
 def test_a_slow_example_hides_the_old_rows_and_says_it_is_loading(routed_page):

@@ -8,7 +8,7 @@ from html import unescape
 import pytest
 
 from sitebuild.site import build, csp
-from tests.browser.conftest import serving, watch
+from tests.browser.conftest import WORKER_READY, serving, watch
 from tests.pagetext import PAGES
 
 READY = '.runtime-status[data-state="ready"]'
@@ -88,7 +88,7 @@ def _offline_after_one_visit(browser, base):
     page = context.new_page()
     page.goto(base + "bench/")
     page.wait_for_selector(READY, timeout=60000)
-    page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+    page.evaluate(WORKER_READY)
     until(page, CACHED, ["-runtime-", 6])  # the worker caches the runtime as it activates
     context.route("**/*", lambda route: route.abort())  # the network is gone
     context.set_offline(True)
@@ -119,7 +119,7 @@ def _new_build_replaces_cache(browser, templates, site, base):
     context = browser.new_context()
     page = context.new_page()
     page.goto(base + "roles/")
-    page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+    page.evaluate(WORKER_READY)
     old = page.evaluate("async () => (await caches.keys()).filter(k => k.includes('-site-'))")
     chapter = templates / "chapters" / "roles.md"
     chapter.write_text(chapter.read_text(encoding="utf-8").replace(
