@@ -17,6 +17,7 @@ from tests.browser.conftest import watch, within
 from tests.browser.test_bench_page import expected_state, shown_state
 
 READY = '.runtime-status[data-state="ready"]'
+SVG = "{http://www.w3.org/2000/svg}"
 GUIDE_SCRIPT = """
 addEventListener("message", function (event) {
   var data = event.data;
@@ -226,3 +227,26 @@ def test_the_guides_live_example_toggles_and_keeps_focus_on_its_button(desktop):
     page.keyboard.press("Enter")
     assert slot.locator("iframe").count() == 0 and button.get_attribute("aria-expanded") == "false"
     assert page.evaluate("document.activeElement === document.querySelector('[data-embed-example]')")
+
+
+@pytest.mark.parametrize("embed", ["bench", "lab"])
+def test_an_embed_forced_dark_downloads_its_drawing_in_the_light_palette(desktop, embed, tmp_path):
+    """theme=dark forces the dark rules on; the download still promises a file that reads on a
+    white slide, the very file a light page gives. (Forced on, the rules no longer said they
+    were dark, and the light palette left them on: the file came out dark, rgb(22, 23, 27).)"""
+    from tests.browser.test_review import luminance
+
+    page = desktop.page
+    figure, drawing = {"bench": ("#fig-004", ".bench-drawing"), "lab": ("#fig-003", ".value-plot")}[embed]
+    colours = {}
+    for theme in ("light", "dark"):
+        page.goto(desktop.base + f"embed/{embed}/?theme={theme}")
+        page.wait_for_selector(f"{figure} .share")
+        ground = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert (luminance(ground) < 0.1) if theme == "dark" else (luminance(ground) > 0.8)
+        root, _ = download_svg(page, figure, drawing, tmp_path / f"{theme}.svg")
+        colours[theme] = [(e.tag, e.get("fill"), e.get("stroke")) for e in root.iter()]
+        assert page.evaluate("getComputedStyle(document.body).backgroundColor") == ground  # as it was
+    backdrop = colours["dark"][[e[0] for e in colours["dark"]].index(f"{SVG}rect")]
+    assert luminance(backdrop[1]) > 0.8
+    assert colours["dark"] == colours["light"]

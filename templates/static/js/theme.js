@@ -2,6 +2,10 @@
 // blocks, so a page can force one scheme (embeds' theme=) or borrow the light one for a
 // moment (downloads) without a second copy of any colour.
 
+// The dark rules found so far. Once forced (forceScheme), a rule's condition reads "all" or
+// "not all" and no longer says that it is dark: it is known from here instead.
+const known = new WeakSet();
+
 /** Every rule of the site's own stylesheets that applies only in dark mode. */
 export function darkRules() {
   const found = [];
@@ -9,7 +13,9 @@ export function darkRules() {
     let rules;
     try { rules = sheet.cssRules; } catch { continue; } // another origin's sheet: not ours
     for (const rule of rules) {
-      if (rule instanceof CSSMediaRule && /prefers-color-scheme:\s*dark/.test(rule.conditionText)) found.push(rule);
+      if (!(rule instanceof CSSMediaRule)) continue;
+      if (/prefers-color-scheme:\s*dark/.test(rule.conditionText)) known.add(rule);
+      if (known.has(rule)) found.push(rule);
     }
   }
   return found;
