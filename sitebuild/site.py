@@ -15,6 +15,7 @@ import jinja2
 from markupsafe import Markup
 
 from attention import figures, trained_view
+from attention.numbers import PLACES, spelled
 
 from . import answers, compress, download, embeds, hashing, headers, offline, runtime, wheel
 from .claims import Ledger, check_all_cited, load_ledger
@@ -150,6 +151,36 @@ def _embed_pages(inputs: Inputs, renderer: PageRenderer, env, nav) -> dict[str, 
     return out
 
 
+# What the footer may truthfully say of a page's numbers (layout.html's "numbers" line).
+NUMBERS = {
+    "computed": "Every number on this page is computed by the <code>attention</code> package, "
+                "shown to {places} decimals.",
+    "trained": "Every number on this page is computed by the <code>attention</code> package, shown "
+               "to {places} decimals. FIG-008's trained-model weights were computed ahead of time "
+               "by <code>attention.trained</code>, which runs all-MiniLM-L6-v2's published weights "
+               "through the same <code>attention.ops</code>; your browser reads them from a file.",
+    "quoted": "The numbers on this page are quoted from the sources cited with them, or, where a "
+              "claim says it was measured, computed by <code>attention.trained</code> on a public "
+              "trained model.",
+    "chapters": "Every number in the chapters is computed by the <code>attention</code> package, "
+                "shown to {places} decimals.",
+}
+
+
+def numbers_line(page: Page, body: str) -> Markup:
+    """The footer's sentence about where this page's numbers come from (empty: it has none).
+
+    >>> numbers_line(Page("claims", "Claims", "", None), "")[:36]
+    Markup('The numbers on this page are quoted')
+    >>> numbers_line(Page("404", "Not found", "", None), "")
+    Markup('')
+    """
+    kind = ("quoted" if page.slug == "claims" else "" if page.slug == "404" else
+            "chapters" if page.slug == "" else "trained" if 'id="fig-008"' in body else
+            "computed" if re.search(r'class="[^"]*\bnum\b', body) else "")
+    return Markup(NUMBERS[kind].format(places=spelled(PLACES)) if kind else "")
+
+
 def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
     """Render every page in memory; return {path below the site root: HTML}."""
     env = make_env(templates)
@@ -189,6 +220,7 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
             answers=answers.for_page(r.body),
             csp=csp(not inputs.runtime_files),
             asset=lambda name: f"static/{name}",
+            numbers=numbers_line(r.page, r.body),
         )
     out.update(_embed_pages(inputs, renderer, env, nav))
     out.update(trained_view.site_files())  # the trained rows FIG-008 picks from, as JSON
@@ -207,7 +239,7 @@ def _not_found(inputs: Inputs, env, nav) -> str:
         page=page, body=Markup(env.get_template("404.html").render(chapters=nav, root=root)),
         chapters=nav, root=root, number=None, prev=None, next=None, scripts=_scripts(""),
         runtime=_runtime_attributes(inputs, root), answers=(), csp=csp(not inputs.runtime_files),
-        asset=lambda name: f"static/{name}")
+        asset=lambda name: f"static/{name}", numbers=numbers_line(page, ""))
 
 
 def minify_css(css: str) -> str:

@@ -319,3 +319,30 @@ def test_a_base_that_is_not_a_url_path_fails_before_anything_is_built(tmp_path, 
     with pytest.raises(BuildError, match="--base must be a URL path"):
         build(tmp_path / "site", base=base)
     assert not (tmp_path / "site").exists()
+
+
+FOOTERS = {  # page: what its footer says of the page's numbers (None: nothing, it has none)
+    "roles/index.html": "Every number on this page is computed by the attention package",
+    "lab/index.html": "Every number on this page is computed by the attention package",
+    "bench/index.html": "FIG-008's trained-model weights were computed ahead of time by attention.trained",
+    "claims/index.html": "The numbers on this page are quoted from the sources cited with them",
+    "index.html": "Every number in the chapters is computed by the attention package",
+    "404.html": None,
+    "embed/index.html": None,
+}
+
+
+@pytest.mark.parametrize("page", FOOTERS)
+def test_the_footer_says_what_is_true_of_each_pages_numbers(built_site, page):
+    """The claims page quotes papers, the 404 page has no numbers, and FIG-008's weights come
+    from a file computed ahead of time: "computed by the attention package" said of every page
+    was not true of these."""
+    footer = " ".join(re.sub(r"<[^>]+>", "", re.search(r"<footer.*?</footer>", read(built_site, page),
+                                                           re.S).group(0)).split())
+    said = FOOTERS[page]
+    if said is None:
+        assert "number" not in footer, footer
+    else:
+        assert said in footer
+    computed = "Every number on this page is computed by the attention package"
+    assert (computed in footer) == (said is not None and page not in ("claims/index.html", "index.html"))
