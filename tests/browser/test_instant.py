@@ -325,6 +325,41 @@ def _offline_without_a_saved_runtime(browser, base):
     assert w.page_errors == []
 
 
+def test_offline_a_valid_input_says_python_is_not_available_not_that_the_input_is_wrong(browser, built_site):
+    """Offline, on a device that never saved Python, a lab input no table holds cannot be
+    computed: the lab says why at its controls. It said "fix the input above" of a valid input."""
+    with serving(built_site) as base:  # a fresh origin: nothing saved yet
+        context = browser.new_context()
+        w = watch(context, base)
+        page = w.page
+        page.goto(base + "roles/")  # a chapter with no live figure: the runtime is not saved
+        page.evaluate(WORKER_READY)
+        page.wait_for_function("async () => (await caches.keys()).some(k => k.includes('-site-'))")
+        page.wait_for_timeout(1000)  # the site cache fills
+        context.set_offline(True)
+        page.goto(base + "lab/")
+        page.wait_for_selector('#fig-003 .runtime-status[data-state="failed"]', timeout=60000)
+        page.fill("#lab-q1", "2")  # a valid query no table holds
+        at_controls = page.locator("#fig-003 .lab-controls #lab-runtime-msg")
+        at_controls.filter(has_text="Python is not available offline").wait_for()
+        assert at_controls.inner_text() == (
+            "Python is not available offline on this device (it was never saved here), so this input "
+            "cannot be computed; the numbers shown are for the last one that could.")
+        notice = page.locator('#fig-003 [data-bind="stale"]')
+        assert notice.is_visible() and "fix the input" not in notice.inner_text()
+        assert "the input above is fine, but Python is not available here" in notice.inner_text()
+        assert page.inner_text('#fig-003 [data-whatif="status"]') == (
+            "These rows are for the last state that could be computed; Python is not available "
+            "here to compute this one.")
+        assert page.locator("#fig-003 [aria-invalid]").count() == 0  # no field is wrong
+        assert page.inner_text("#lab-q1-msg") == ""
+        page.fill("#lab-q1", "1")  # back to a state the tables hold: current again
+        page.wait_for_selector("#fig-003:not(.is-stale)")
+        assert at_controls.inner_text() == "" and notice.is_hidden()
+        context.close()
+        assert w.page_errors == []
+
+
 def test_a_phone_asks_before_downloading_python(browser, server):
     context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
                                   has_touch=True, service_workers="block")

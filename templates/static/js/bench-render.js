@@ -124,7 +124,8 @@ export function announce(root, data) {
   if (region) setText(region, data.summary);
 }
 
-const MESSAGE_SLOTS = { sentence: "#bench-sentence-msg", temperature: "#bench-t-msg", shut: "#bench-shut-msg" };
+const MESSAGE_SLOTS = { sentence: "#bench-sentence-msg", temperature: "#bench-t-msg", shut: "#bench-shut-msg",
+  runtime: "#bench-runtime-msg" };
 
 /** Show each problem's message by its field; `invalid`: the fields' values are still wrong. */
 export function renderErrors(root, problems, invalid = true) {

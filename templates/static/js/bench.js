@@ -182,7 +182,8 @@ export function mount(root, store) {
     const answer = state.answer;
     drawn = answer;
     const speaks = root === store.roots[0]; // one figure of the group reports and announces
-    markStale(root, !answer.ok); // the last good state stays drawn, marked as out of date
+    // the last good state stays drawn, marked as out of date
+    markStale(root, !answer.ok, answer.unavailable ? "runtime" : "input");
     if (!answer.ok) return speaks && renderErrors(root, answer.errors);
     if (!complete(store, answer.data)) { // ask again in full; the last state stays drawn
       delete store.extras.have;

@@ -69,8 +69,17 @@ export function syncList(container, items, make, fill) {
  * that could be computed, and its notice says so. Never dimmed: the styles set them in grey
  * italics, which keep their contrast and their minus signs.
  */
-export function markStale(root, stale) {
+export function markStale(root, stale, why = "input") {
   if (root.classList.contains("is-stale") !== stale) root.classList.toggle("is-stale", stale);
   const notice = root.querySelector(':scope > [data-bind="stale"]');
   if (notice && notice.hidden === stale) notice.hidden = !stale;
+  if (notice) staleWhy(notice, why);
+}
+
+/** Show the reason a stale notice gives: "input" (invalid) or "runtime" (Python unavailable). */
+export function staleWhy(notice, why) {
+  for (const span of notice.querySelectorAll("[data-stale-why]")) {
+    const hide = span.dataset.staleWhy !== why;
+    if (span.hidden !== hide) span.hidden = hide;
+  }
 }

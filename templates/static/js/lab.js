@@ -1,10 +1,13 @@
 // The lab: the reader moves the query, blocks keys and sets T; Python recomputes everything.
 
+import { staleWhy } from "./dom.js";
+
 const STAGES = ["score", "scaled", "tempered", "shifted", "exp", "weight"];
 const MOVES = { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown: "down",
   PageUp: "up-big", PageDown: "down-big", Home: "home", End: "end" };
 const BIG = { ArrowLeft: "left-big", ArrowRight: "right-big", ArrowUp: "up-big", ArrowDown: "down-big" };
-const MESSAGES = { q1: "#lab-q1-msg", q2: "#lab-q2-msg", temperature: "#lab-t-msg", mask: "#lab-mask-msg" };
+const MESSAGES = { q1: "#lab-q1-msg", q2: "#lab-q2-msg", temperature: "#lab-t-msg", mask: "#lab-mask-msg",
+  runtime: "#lab-runtime-msg" }; // runtime: Python is not available here (runtime.js)
 
 const $ = (root, selector) => root.querySelector(selector);
 
@@ -78,6 +81,7 @@ export function renderErrors(root, problems) {
   const stale = problems.length > 0;
   root.classList.toggle("is-stale", stale);
   $(root, '[data-bind="stale"]').hidden = !stale;
+  staleWhy($(root, '[data-bind="stale"]'), problems.some((p) => p.field === "runtime") ? "runtime" : "input");
   $(root, '[data-bind="state-stale"]').hidden = !stale; // the state line at the top says it too
   $(root, ".lab-results").toggleAttribute("aria-busy", stale);
   if (stale) $(root, '[data-bind="said"]').textContent = "";

@@ -34,12 +34,15 @@ const absolute = (path) => new URL(path, document.baseURI).href;
 /** The runtime's size in bytes, as the build measured it (0 when unknown, e.g. from a CDN). */
 export const size = () => Number(config.runtimeBytes) || 0;
 
-/** The answer every request gets once Python cannot run here. */
+/** The answer every request gets once Python cannot run here: the input may be fine, so it
+ * names no field of the figure but "runtime" (each figure says it at its controls). */
 function failure() {
   const message = status.offline
-    ? "You are offline and Python was never saved on this device, so this cannot be recomputed."
-    : `Python could not start here (${status.reason}), so this cannot be recomputed.`;
-  return { ok: false, errors: [{ field: null, message }] };
+    ? "Python is not available offline on this device (it was never saved here), so this input " +
+      "cannot be computed; the numbers shown are for the last one that could."
+    : `Python could not start here (${status.reason}), so this input cannot be computed; the ` +
+      "numbers shown are for the last one that could.";
+  return { ok: false, unavailable: true, errors: [{ field: "runtime", message }] };
 }
 
 function pump(channel) {

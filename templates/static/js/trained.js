@@ -195,7 +195,8 @@ export function mount(root, store) {
     const answer = state.answer;
     if (!answer || answer === seen || (answer.ok && answer.figure !== "bench")) return;
     seen = answer;
-    markStale(root, !answer.ok); // the hand-set column belongs to the last good state
+    // the hand-set column belongs to the last good state
+    markStale(root, !answer.ok, answer.unavailable ? "runtime" : "input");
     if (!answer.ok) return;
     data = answer.data;
     store.good = answer.data;
