@@ -17,6 +17,7 @@ import jinja2
 from . import runtime
 
 SERVICE_WORKER = "sw.js"
+OFFLINE_PAGE = "offline.html"  # the page it shows offline for an address it never saved
 BUILD_PLACEHOLDER = "@attention-bench-build@"  # in rendered pages until the id is known
 _NOT_CONTENT = (".", "_", "runtime/")  # dotfiles, host files (_headers), the versioned runtime
 
@@ -61,5 +62,6 @@ def write_service_worker(env: jinja2.Environment, site: Path, build: str, immuta
     runtime_files = [runtime_dir + name for name in runtime.FILES] if runtime_dir else []
     text = env.get_template(SERVICE_WORKER).render(
         build=build, pyodide=runtime.PYODIDE_VERSION,
-        site_files=site_files(site, immutable), runtime_files=runtime_files)
+        site_files=site_files(site, immutable), runtime_files=runtime_files,
+        offline_page=OFFLINE_PAGE)
     (site / SERVICE_WORKER).write_text(text, encoding="utf-8")

@@ -225,18 +225,27 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
     out.update(_embed_pages(inputs, renderer, env, nav))
     out.update(trained_view.site_files())  # the trained rows FIG-008 picks from, as JSON
     out["404.html"] = _not_found(inputs, env, nav)
+    out[OFFLINE_PAGE] = _not_found(inputs, env, nav, offline=True)
     links = answers.link_states({r.page.url: r.body for r in rendered})  # precomputed answers
     out.update(answers.tables(links, inputs.wheel))  # written as static/answers/*.json
     return out
 
 
-def _not_found(inputs: Inputs, env, nav) -> str:
-    """Render site/404.html: served for any missing path, at any depth, so its links start at
-    the root ("/..."; write_site moves them under the site's base when it has one)."""
-    page = Page("404", "Page not found", "There is no page at this address.", None)
+OFFLINE_PAGE = offline.OFFLINE_PAGE  # what the service worker shows offline for an address it never saved
+
+
+def _not_found(inputs: Inputs, env, nav, offline: bool = False) -> str:
+    """Render site/404.html, served for any missing path, or (offline) site/offline.html, which
+    the service worker serves offline for an address it has not saved. Either is shown at any
+    depth, so its links start at the root ("/..."; write_site moves them under the site's base
+    when it has one)."""
+    page = (Page("404", "Not saved for offline reading", "You are offline, and this page is not "
+                 "saved on this device.", None) if offline else
+            Page("404", "Page not found", "There is no page at this address.", None))
     root = "/"
     return env.get_template("layout.html").render(
-        page=page, body=Markup(env.get_template("404.html").render(chapters=nav, root=root)),
+        page=page, body=Markup(env.get_template("404.html").render(chapters=nav, root=root,
+                                                                    offline=offline)),
         chapters=nav, root=root, number=None, prev=None, next=None, scripts=_scripts(""),
         runtime=_runtime_attributes(inputs, root), answers=(), csp=csp(not inputs.runtime_files),
         asset=lambda name: f"static/{name}", numbers=numbers_line(page, ""))
@@ -332,9 +341,10 @@ def write_site(pages: dict[str, str], inputs: Inputs, out: Path,
         # content-hashed name, and every plain reference to it, in pages, modules, stylesheets
         # and JSON, is rewritten to that name: write files and refer to them by plain paths.
         fingerprints = hashing.fingerprint(tmp)
-        if (tmp / "404.html").is_file() and site_base(base) != "/":  # after hashing renamed its files
-            (tmp / "404.html").write_text(reroot((tmp / "404.html").read_text(encoding="utf-8"), site_base(base)),
-                                          encoding="utf-8")
+        for anywhere in ("404.html", OFFLINE_PAGE):  # shown at any address: rooted at the base
+            if (tmp / anywhere).is_file() and site_base(base) != "/":  # after hashing renamed its files
+                (tmp / anywhere).write_text(reroot((tmp / anywhere).read_text(encoding="utf-8"),
+                                                   site_base(base)), encoding="utf-8")
         build_id = offline.stamp_build(tmp)
         immutable = sorted(fingerprints.names.values()) + [wheel_rel]
         previous = hashing.keep_previous(out, tmp)  # a tab open on the last build still loads

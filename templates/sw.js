@@ -17,6 +17,7 @@ const PREFIX = "attention-bench-";
 const SITE_CACHE = `${PREFIX}site-${BUILD}`;
 const RUNTIME_CACHE = `${PREFIX}runtime-{{ pyodide }}`; // immutable: kept across builds
 const SITE_FILES = {{ site_files|tojson }};
+const OFFLINE_PAGE = "{{ offline_page }}"; // shown offline for an address this worker never saved
 const RUNTIME_FILES = {{ runtime_files|tojson }};
 const IMMUTABLE_DIRS = ["static/", "data/", "py/", "runtime/"];
 const NETWORK_TIMEOUT_MS = 4000;
@@ -133,8 +134,18 @@ async function networkFirst(request) {
     const hit = await caches.match(request, { ...options, cacheName: SITE_CACHE })
       || await caches.match(request, options); // a whole older build, if this one is not cached
     if (hit) return hit;
+    if (request.mode === "navigate") return offlinePage(); // not the browser's own error page
     throw new Error("offline and not cached");
   }
+}
+
+/** The site's page saying that the address is not saved here, answered as "503 Offline" (a
+ * page, in the site's style, with the list of pages that are). */
+async function offlinePage() {
+  const url = new URL(OFFLINE_PAGE, scope()).href;
+  const page = await caches.match(url, { cacheName: SITE_CACHE }) || await caches.match(url);
+  if (!page) throw new Error("offline and not cached");
+  return new Response(await page.blob(), { status: 503, statusText: "Offline", headers: page.headers });
 }
 
 self.addEventListener("fetch", (event) => {

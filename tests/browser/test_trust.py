@@ -109,6 +109,33 @@ def _offline_after_one_visit(browser, base):
     context.close()
 
 
+def test_offline_an_address_never_saved_shows_the_sites_own_page_not_the_browsers_error(browser, built_site):
+    """Offline, the service worker answers an address it has no copy of with the site's page
+    saying so, in the site's style, with links to the pages that are saved (they open offline).
+    It threw, and the browser showed its own error page."""
+    with serving(built_site) as base:  # a fresh origin: no service worker yet
+        context = browser.new_context()
+        w = watch(context, base)
+        page = w.page
+        page.goto(base + "roles/")
+        page.evaluate(WORKER_READY)
+        page.wait_for_function("async () => (await caches.keys()).some(k => k.includes('-site-'))")
+        page.reload()  # now served by the worker
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        context.set_offline(True)
+        for address in ("no-such-page/", "lab/deeper/still/", "embed/fig-099/?query=grid"):
+            response = page.goto(base + address)
+            assert response.status == 503 and response.status_text == "Offline"
+            assert page.locator("h1").inner_text() == "Not saved for offline reading"
+            assert "This device is offline" in page.inner_text("main")
+            assert page.evaluate("getComputedStyle(document.querySelector('.site-header')).display") == "flex"
+        page.click("main a:has-text('From scores to a mixture')")  # a saved page: it opens offline
+        page.wait_for_function("() => document.querySelector('h1').textContent === 'From scores to a mixture'")
+        context.close()
+        w.console_errors = [e for e in w.console_errors if "503" not in e]  # the page's own status
+        w.assert_clean()
+
+
 def test_a_new_build_replaces_the_cached_one(browser, own_build):
     templates, site = own_build
     with serving(site) as base:
