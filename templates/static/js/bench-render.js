@@ -96,7 +96,10 @@ export function renderControls(root, data) {
   if (!form) return;
   const focused = document.activeElement;
   const sentence = $(form, '[name="sentence"]');
-  if (sentence !== focused && sentence.value !== data.sentence.text) sentence.value = data.sentence.text;
+  // (a sentence typed and not used yet stays: bench.js says so)
+  if (sentence !== focused && !sentence.dataset.typed && sentence.value !== data.sentence.text) {
+    sentence.value = data.sentence.text;
+  }
   setText(bound(form, "sentence-note"), data.sentence.note);
   const radio = $(form, `input[name="head"][value="${data.head.name}"]`);
   if (!radio.checked) radio.checked = true;

@@ -5,7 +5,7 @@ import {
   announce, renderControls, renderDrawing, renderErrors, renderHeads, renderMatrix, renderTable,
 } from "./bench-render.js";
 import { markValve } from "./bench-parts.js";
-import { markStale, part } from "./dom.js";
+import { markStale, part, setText } from "./dom.js";
 
 const $ = (root, selector) => root.querySelector(selector);
 const ARROWS = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
@@ -25,9 +25,16 @@ function wireControls(root, store) {
     // Enter in the T box submits the form too: only a new sentence resets the query and the
     // stopcocks (the typed T is already applied, or its message shown, as it is typed).
     const words = (text) => text.trim().split(/\s+/).join(" ");
-    if (words(sentence.value) === words(store.good.state.sentence)) return;
+    delete sentence.dataset.typed; // used now (or the same as the one in use)
+    if (words(sentence.value) === words(store.good.state.sentence)) {
+      setText($(root, "#bench-sentence-msg"), "");
+      return;
+    }
     ask(store, { sentence: sentence.value, query: null, shut: [] });
   });
+  // A sentence typed but not yet used stays in its box, whatever else the reader does first
+  // (renderControls leaves it); the answer's message says it is not used yet.
+  sentence.addEventListener("input", () => { sentence.dataset.typed = "true"; });
   sentence.addEventListener("keydown", (event) => { // Enter uses the sentence; it has no lines
     if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
@@ -167,6 +174,19 @@ function dropped(root, data) {
   });
 }
 
+/** A sentence typed but not used yet (no Enter, no "Use sentence"), beside an answer for
+ * another state: it stays in its box, and the message says that the bench does not show it. */
+function unused(root, data) {
+  const box = $(root, '.bench-controls [name="sentence"][data-typed]');
+  if (!box) return [];
+  if (box.value.trim().split(/\s+/).join(" ") === data.sentence.text) {
+    delete box.dataset.typed; // typed back to the sentence in use
+    return [];
+  }
+  return [{ field: "sentence", message: "Not used yet: the bench still shows the sentence before. " +
+    "Press “Use sentence” (or Enter) to put this one on the bench." }];
+}
+
 export function mount(root, store) {
   store.good ??= { state: JSON.parse(root.dataset.state) };
   store.extras ??= {};
@@ -193,7 +213,7 @@ export function mount(root, store) {
     const last = before;
     before = answer.data;
     store.good = answer.data;
-    if (speaks) renderErrors(root, dropped(root, answer.data), false);
+    if (speaks) renderErrors(root, [...dropped(root, answer.data), ...unused(root, answer.data)], false);
     renderControls(root, answer.data);
     renderDrawing(root, answer.data);
     renderTable(root, answer.data);
