@@ -129,9 +129,9 @@ def _runtime_attributes(inputs: Inputs, root: str) -> dict[str, str]:
 def _scripts(body: str) -> list[str]:
     """Return the modules a page needs: none unless it has a figure to make live or share."""
     if "data-embed-entry=" in body:
-        return ["js/offline.js", "js/nav.js", "js/guide.js"]
+        return ["js/offline.js", "js/nav.js", "js/header.js", "js/guide.js"]
     live = 'data-widget="' in body or 'data-embed="' in body
-    return ["js/offline.js", "js/nav.js"] + (["js/page.js"] if live else [])
+    return ["js/offline.js", "js/nav.js", "js/header.js"] + (["js/page.js"] if live else [])
 
 
 def _embed_pages(inputs: Inputs, renderer: PageRenderer, env, nav) -> dict[str, str]:
@@ -143,7 +143,8 @@ def _embed_pages(inputs: Inputs, renderer: PageRenderer, env, nav) -> dict[str, 
         body = renderer.figure_html(embed.figure, page=page, embed=embed.id)
         out[embed.url + "index.html"] = layout.render(
             embed=embed, chapter=chapter, body=Markup(body), root=page.root,
-            scripts=["js/embed.js"] + [s for s in _scripts(body) if s != "js/nav.js"],  # embed.js first: it takes theme= off the address
+            # embed.js first: it takes theme= off the address (an embed has no site header)
+            scripts=["js/embed.js"] + [s for s in _scripts(body) if s not in ("js/nav.js", "js/header.js")],
             runtime=_runtime_attributes(inputs, page.root),
             answers=answers.for_page(body),
             csp=csp(not inputs.runtime_files),

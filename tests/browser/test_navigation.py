@@ -426,3 +426,36 @@ def test_an_answer_for_the_page_left_is_not_written_into_the_next_pages_address(
         assert page.url == base + "bench/"
         assert page.text_content("#fig-004 .state-notice") == ""  # no link it did not understand
         assert page.evaluate(SAME)
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+def test_back_after_a_header_link_comes_back_to_where_the_reader_was(booted, width):
+    """Deep in a chapter, a short scroll up brings the header down over the page; a chapter
+    chosen there, then Back, comes back to that place, as after a link in the text. The header
+    sat at the top of the page, so reaching it meant scrolling there, and Back landed at the top."""
+    page = booted.open("mixture/", width=width)
+    ready(page, "fig-002")  # settled: nothing above changes height after this
+    page.evaluate(KEEP)
+    page.mouse.move(width // 2, 400)
+    page.mouse.wheel(0, 1700)  # reading down the chapter: the header tucks away
+    page.wait_for_function("() => scrollY >= 1600")
+    header = page.locator(".site-header")
+    page.wait_for_function("() => document.querySelector('.site-header').classList.contains('is-tucked')")
+    page.mouse.wheel(0, -120)  # a short scroll up: the header comes down over the page
+    page.wait_for_function("() => !document.querySelector('.site-header').classList.contains('is-tucked')")
+    page.wait_for_timeout(300)  # its slide ends
+    assert header.bounding_box()["y"] == 0
+    y = page.evaluate("scrollY")
+    assert y > 1400
+    # the reader's tap where the link is on screen (page.click would first scroll the page to
+    # where the sticky header's link would be without stickiness)
+    box = page.locator('.site-header a[href="../lab/"]').bounding_box()
+    before = page.evaluate_handle("document.querySelector('main')")
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_function("""old => document.querySelector('main') !== old
+        && document.activeElement === document.querySelector('main h1')""", arg=before)
+    assert page.evaluate(SAME) and page.url.endswith("/lab/")
+    page.go_back()
+    page.wait_for_function("() => document.querySelector('#fig-002')")
+    page.wait_for_function(f"() => Math.abs(scrollY - {y}) < 2", timeout=5000)
+    assert page.evaluate(SAME)
