@@ -159,7 +159,7 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
 
     def send_error(self, code, message=None, explain=None):
         # Hook for issue 12 (M5): a missing path gets the site's own 404 page, not the stdlib's.
-        page = Path(self.directory) / "404.html"
+        page = self.root / "404.html"
         if code != 404 or not page.is_file():
             return super().send_error(code, message, explain)
         body = page.read_bytes()

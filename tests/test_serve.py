@@ -135,3 +135,16 @@ def test_encodings_can_be_switched_off_to_measure_without_them(built_site):
     finally:
         srv.shutdown()
         srv.server_close()
+
+
+def test_a_missing_file_of_a_folder_without_a_404_page_gets_a_plain_404(tmp_path):
+    """A folder that is not a built site (a test's course page) has no 404.html: the server
+    answers 404 all the same. (It raised AttributeError, and the browser saw an empty response.)"""
+    (tmp_path / "index.html").write_text("<p>A course page</p>")
+    srv = make_server(tmp_path, 0, quiet=True)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        assert fetch(srv.server_port, "/favicon.ico")[0] == 404
+    finally:
+        srv.shutdown()
+        srv.server_close()
