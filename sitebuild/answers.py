@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import itertools
 import json
 import os
 import re
@@ -120,44 +121,85 @@ def _in_pyodide(texts: list[str], wheel: Path, log) -> list[str] | None:
     return answers
 
 
-def _by_address(reqs: list[dict], keys: dict[str, int], answers: list[dict]) -> None:
-    """Key each state's answer by its address too: the request page.js sends for a page opened
-    at the address a click wrote (``{"figure", "url": the answer's own "url"}``), as Back to a
-    page left a moment ago, or a link copied from it, asks. The bridge answers both requests
-    alike (tests/test_answers.py checks it).
+def addresses(url: dict, default: dict) -> list[dict]:
+    """Every address that opens the state at ``url`` (its canonical parameters, as the bridge
+    writes them): the parameters whose value is the default state's may be left out, as a
+    teacher typing a link does. (The bridge answers each of them: a form it reads otherwise
+    simply gets an answer of its own.)
+
+    >>> addresses({"head": "coreference", "query": "3", "t": "1"},
+    ...           {"head": "coreference", "query": "6", "t": "1"})  # doctest: +NORMALIZE_WHITESPACE
+    [{'head': 'coreference', 'query': '3', 't': '1'}, {'query': '3', 't': '1'},
+     {'head': 'coreference', 'query': '3'}, {'query': '3'}]
     """
-    for r in reqs:
-        if "url" in r or r["figure"] not in WIDGETS.values():
-            continue
-        index = keys[neighbours.key(r)]
-        if answers[index].get("url"):
-            keys.setdefault(neighbours.key({"figure": r["figure"], "url": answers[index]["url"]}),
-                            index)
+    optional = [name for name, value in url.items() if default.get(name) == value]
+    forms = []
+    for dropped in itertools.chain.from_iterable(
+            itertools.combinations(optional, k) for k in range(len(optional) + 1)):
+        form = {name: value for name, value in url.items() if name not in dropped}
+        if form:  # an address with no state is the page itself
+            forms.append(form)
+    return forms
+
+
+def follow_ups(wanted: dict[str, list[dict]], by_text: dict[str, str]) -> dict[str, list[dict]]:
+    """The requests a page sends once it has drawn one of these answers, per table: the
+    bench's "Predict, then reveal" questions for that state (quiz.js), and the addresses that
+    open it (a link a click wrote, read back by Back, or one a teacher typed shorter)."""
+    defaults = {figure: _answer({"figure": figure}).get("url") or {} for figure in WIDGETS.values()}
+    out: dict[str, list[dict]] = {name: [] for name in wanted}
+    for name, reqs in wanted.items():
+        for r in reqs:
+            if r["figure"] not in defaults:  # an export's numbers: drawn nowhere
+                continue
+            answer = json.loads(by_text[json.dumps(r, ensure_ascii=False)])
+            if not answer["ok"]:
+                continue
+            if r["figure"] == "bench":  # quiz.js: the state without FIG-008's trained head
+                state = {k: v for k, v in answer["data"]["state"].items() if k != "trained"}
+                out[name].append({"figure": "quiz", **state})
+            if answer.get("url"):
+                out[name] += [{"figure": r["figure"], "url": form}
+                              for form in addresses(answer["url"], defaults[r["figure"]])]
+    return {name: list({neighbours.key(r): r for r in reqs}.values()) for name, reqs in out.items()}
+
+
+def _answered(texts: list[str], wheel: Path, log) -> tuple[list[str], str]:
+    """The bridge's answers to these requests, in Pyodide under Node when it can (else CPython,
+    said in the log); and which runtime gave them."""
+    answers = _in_pyodide(texts, wheel, log)
+    if answers is not None:
+        return answers, f"pyodide {runtime.PYODIDE_VERSION}"
+    log("note: Node.js or the Pyodide runtime is missing: answer tables computed in CPython")
+    return [bridge.handle_json(t) for t in texts], f"cpython {sys.version.split()[0]}"
+
+
+def _texts(wanted: dict[str, list[dict]]) -> list[str]:
+    return sorted({json.dumps(r, ensure_ascii=False) for reqs in wanted.values() for r in reqs})
 
 
 def tables(links: dict[str, list[dict]], wheel: Path, log=print) -> dict[str, str]:
-    """Return {path below the site root: JSON text} of every answer table."""
+    """Return {path below the site root: JSON text} of every answer table.
+
+    Two passes, each computed (and cached) as one batch: the requests one click from each
+    figure's first states, then what a page sends once it has drawn each of those answers."""
     wanted = requests(links)
-    texts = sorted({json.dumps(r, ensure_ascii=False) for reqs in wanted.values() for r in reqs})
-    answers = _in_pyodide(texts, wheel, log)
-    generator = f"pyodide {runtime.PYODIDE_VERSION}"
-    if answers is None:
-        log("note: Node.js or the Pyodide runtime is missing: answer tables computed in CPython")
-        answers = [bridge.handle_json(t) for t in texts]
-        generator = f"cpython {sys.version.split()[0]}"
+    texts = _texts(wanted)
+    answers, generator = _answered(texts, wheel, log)
     by_text = dict(zip(texts, answers))
+    more = follow_ups(wanted, by_text)
+    later = [t for t in _texts(more) if t not in by_text]
+    by_text.update(zip(later, _answered(later, wheel, log)[0]))
     out = {}
     for name, reqs in wanted.items():
         unique: dict[str, int] = {}
         keys = {}
-        for r in reqs:
+        for r in [*reqs, *more[name]]:
             text = by_text[json.dumps(r, ensure_ascii=False)]
-            keys[neighbours.key(r)] = unique.setdefault(text, len(unique))  # each answer once
-        decoded = [json.loads(a) for a in unique]
-        _by_address(reqs, keys, decoded)
+            keys.setdefault(neighbours.key(r), unique.setdefault(text, len(unique)))  # each answer once
         table = {"schema": 1, "figure": name,
                  "generator": {"runtime": generator, "wheel": wheel.name},
-                 "answers": decoded, "keys": keys}
+                 "answers": [json.loads(a) for a in unique], "keys": keys}
         out[f"static/{DIR}{name}.json"] = json.dumps(table, ensure_ascii=False,
                                                      separators=(",", ":"), allow_nan=False)
     return out

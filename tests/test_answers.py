@@ -169,8 +169,37 @@ def test_a_state_one_click_away_is_also_found_by_its_address(built_site):
             if "url" not in request or request["figure"] == "export":
                 continue
             held = answer(found[name], request)
-            assert held["url"] == request["url"], key
             direct = json.loads(bridge.handle_json(key))
+            assert held["url"] == direct["url"], key  # the address the state writes back
             assert _texts(held["data"]) == _texts(direct["data"]), key
             addressed += 1
     assert addressed >= 30
+
+
+def test_a_teachers_shorter_address_is_found_too(built_site):
+    """A teacher types ?query=3 where a click writes ?head=coreference&query=3&t=1: parameters
+    that are the default's may be left out, and the table still answers at once."""
+    found = tables(built_site)
+    short = answer(found["bench"], {"figure": "bench", "url": {"query": "3"}})
+    assert short["data"]["query"]["index"] == 3 and short["url"] == {
+        "head": "coreference", "query": "3", "t": "1"}
+    assert answer(found["bench"], {"figure": "bench", "url": {"query": "3", "t": "1"}}) == short
+    assert answer(found["fig-002"], {"figure": "fig-002", "url": {"query": "load"}})[
+        "data"]["query"]["token"] == "load"
+
+
+def test_the_quiz_of_every_bench_state_in_the_table_is_in_it_too(built_site):
+    """quiz.js asks for the questions of each state the bench draws: for every state the table
+    answers, they are there, as the bridge writes them, before Python has loaded."""
+    from attention import bridge, quiz
+    table = tables(built_site)["bench"]
+    states = {json.dumps({k: v for k, v in a["data"]["state"].items() if k != "trained"},
+                         sort_keys=True)
+              for a in table["answers"] if a.get("ok") and "state" in a.get("data", {})
+              and "rows" in a["data"]}
+    assert len(states) >= 20
+    for text in states:
+        state = json.loads(text)
+        held = answer(table, {"figure": "quiz", **state})
+        assert held == json.loads(bridge.handle_json(json.dumps({"figure": "quiz", **state})))
+        assert held["data"]["questions"] == quiz.view(**state)["questions"]
