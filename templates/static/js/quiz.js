@@ -1,6 +1,8 @@
 // Predict, then reveal, on the bench: the reader picks an answer before the explanation shows.
 // Questions, choices, answers and explanations come from Python (attention.quiz) for the
-// bench's current state; this module only asks for them and places them.
+// bench's current state; this module only asks for them and places them. The build wrote those
+// of the page's first state into the page, so they work at once, before Python (and without
+// it); those of states one click away are in the precomputed tables.
 
 import { setAttr, setText } from "./dom.js";
 import * as runtime from "./runtime.js";
@@ -46,12 +48,31 @@ function renderQuestion(li, q, index, keep) {
 /** Draw the questions for a bench state. */
 export function render(root, questions) {
   const list = $(root, '[data-quiz="list"]');
+  list.classList.remove("is-waiting");
   ensureChildren(list, questions.length);
   questions.forEach((q, i) => {
     const li = list.children[i];
     renderQuestion(li, q, i, li.key === key(q));
   });
 }
+
+/** The questions the build wrote into the page, read back as Python gave them. */
+function built(root) {
+  return [...root.querySelectorAll(".quiz-question")].map((li) => ({
+    id: li.dataset.id,
+    prompt: $(li, '[data-quiz="prompt"]').textContent,
+    choices: [...li.querySelectorAll("button[data-choice]")].map((b) => ({ id: b.dataset.choice, label: b.textContent })),
+    answer: li.dataset.answer,
+    explanation: $(li, '[data-quiz="reveal"]').textContent,
+  }));
+}
+
+// What the quiz says while the questions of the bench's new state wait for Python.
+const WAITING = {
+  loading: "Python is loading: it writes the questions for the bench as it is now once it is ready.",
+  asking: "The questions for the bench as it is now need Python: load it with the button at the bench.",
+  failed: "Python is not available here, so there are no questions for the bench as it is now.",
+};
 
 /** The reader chose: mark the choice, say whether it was right, reveal the explanation. */
 function choose(li, button) {
@@ -68,22 +89,30 @@ function choose(li, button) {
 
 export function mount(root, store) {
   const status = $(root, '[data-quiz="status"]');
+  const list = $(root, '[data-quiz="list"]');
   let asked = root.dataset.state; // the state whose questions are on screen
-  // Until Python answers, the build's questions stay on screen without their reveals.
-  for (const reveal of root.querySelectorAll('[data-quiz="reveal"]')) reveal.hidden = true;
+  render(root, built(root)); // the page's own state: answerable at once
+  let waiting = false; // the questions on screen are for another state than the bench's
+  const say = (text) => { if (status.textContent !== text) status.textContent = text; };
   const load = (state) => {
-    status.textContent = "Reading the bench…";
+    waiting = true;
     const { trained, ...bench } = state; // FIG-008's trained head does not change the questions
     runtime.request("quiz", { figure: "quiz", ...bench }, (answer) => {
+      waiting = false;
       if (!answer.ok) {
-        status.textContent = answer.errors.map((e) => e.message).join(" ");
+        say(answer.errors.map((e) => e.message).join(" "));
         return;
       }
-      status.textContent = "";
+      say("");
       render(root, answer.data.questions);
     });
+    // not answered at once (no table holds it): the old questions give way, and the quiz says why
+    if (waiting) {
+      list.classList.add("is-waiting");
+      say("Writing the questions for the bench as it is now…");
+    }
   };
-  load(JSON.parse(asked));
+  const stop = runtime.onStatus(({ state }) => { if (waiting && WAITING[state]) say(WAITING[state]); });
 
   root.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-choice]");
@@ -98,4 +127,5 @@ export function mount(root, store) {
     asked = state;
     load(s.answer.data.state);
   });
+  return stop;
 }
