@@ -10,13 +10,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from . import modules
 from .site import ROOT, build
 
 BUILD_TARGET_S = 1.0
 PAGE_TARGET_BYTES = 100_000
 _ASSET = re.compile(r'<(?:link rel="stylesheet"|script type="module")[^>]*?(?:href|src)="([^"]+)"')
-_IMPORT = re.compile(r'^\s*import\s[^;]*?from\s+"(\.{1,2}/[^"]+)"|^\s*import\s+"(\.{1,2}/[^"]+)"', re.M)
-_WIDGET_IMPORT = re.compile(r'"?([\w-]+)"?: \(\) => import\("(\.{1,2}/[^"]+)"\)')
 
 
 def _verdict(ok: bool) -> str:
@@ -39,23 +38,6 @@ def time_builds(runs: int = 7) -> dict:
     return {"process": statistics.median(cold), "in_process": statistics.median(warm)}
 
 
-def _module_graph(start: Path, widgets: set[str]) -> set[Path]:
-    """Return a JS module and every module it imports, statically or for a widget on the page."""
-    seen, todo = set(), [start]
-    while todo:
-        path = todo.pop()
-        if path in seen or not path.is_file():
-            continue
-        seen.add(path)
-        text = path.read_text(encoding="utf-8")
-        for m in _IMPORT.finditer(text):
-            todo.append((path.parent / (m.group(1) or m.group(2))).resolve())
-        for name, target in _WIDGET_IMPORT.findall(text):
-            if name in widgets:
-                todo.append((path.parent / target).resolve())
-    return seen
-
-
 def _wire_size(path: Path) -> int:
     """Return the bytes a reader downloads for a file: its precompressed .gz copy when the
     build wrote one (build.py serve, Netlify, Cloudflare and the nginx snippet send it), else
@@ -74,7 +56,7 @@ def page_weights(site: Path) -> list[tuple[str, int, int, int]]:
         assets: set[Path] = set()
         for href in _ASSET.findall(html):
             asset = (html_path.parent / href).resolve()
-            assets |= _module_graph(asset, widgets) if asset.suffix in (".js", ".mjs") else {asset}
+            assets |= modules.graph(asset, widgets) if asset.suffix in (".js", ".mjs") else {asset}
         files = [html_path, *(a for a in assets if a.is_file())]
         total = sum(f.stat().st_size for f in files)
         wire = sum(_wire_size(f) for f in files)

@@ -17,7 +17,7 @@ from markupsafe import Markup
 from attention import figures, trained_view
 from attention.numbers import PLACES, spelled
 
-from . import answers, compress, download, embeds, hashing, headers, offline, runtime, wheel
+from . import answers, compress, download, embeds, hashing, headers, modules, offline, runtime, wheel
 from .claims import Ledger, check_all_cited, load_ledger
 from .errors import BuildError
 from .mathml import formulas_in_text
@@ -123,6 +123,8 @@ def _runtime_attributes(inputs: Inputs, root: str) -> dict[str, str]:
         "build": offline.BUILD_PLACEHOLDER,
         **({"runtime-bytes": str(size)} if (size := download.runtime_bytes(
             inputs.runtime_files, inputs.wheel)) else {}),  # quoted before a phone downloads it
+        # what runtime.js asks the host the length of, as sent (compressed or not), before asking
+        **({"runtime-files": " ".join(p.name for p in inputs.runtime_files)} if inputs.runtime_files else {}),
     }
 
 
@@ -134,7 +136,18 @@ def _scripts(body: str) -> list[str]:
     return ["js/offline.js", "js/nav.js", "js/header.js"] + (["js/page.js"] if live else [])
 
 
-def _embed_pages(inputs: Inputs, renderer: PageRenderer, env, nav) -> dict[str, str]:
+def _opens_links(body: str) -> bool:
+    """True when a figure of the page reads its state from the address (opening.js keeps it
+    out of sight until that state is drawn)."""
+    return any(f'data-widget="{widget}"' in body for widget in answers.WIDGETS)
+
+
+def _preloads(templates: Path, body: str) -> list[str]:
+    """The modules page.js loads for this page's figures (preloaded), when it runs page.js."""
+    return modules.preloads(templates / "static" / "js", body) if "js/page.js" in _scripts(body) else []
+
+
+def _embed_pages(inputs: Inputs, renderer: PageRenderer, env, nav, templates: Path) -> dict[str, str]:
     """Render site/embed/<id>/ for every embeddable figure."""
     layout, out = env.get_template("embed.html"), {}
     for embed in embeds.registry():
@@ -147,6 +160,8 @@ def _embed_pages(inputs: Inputs, renderer: PageRenderer, env, nav) -> dict[str, 
             scripts=["js/embed.js"] + [s for s in _scripts(body) if s not in ("js/nav.js", "js/header.js")],
             runtime=_runtime_attributes(inputs, page.root),
             answers=answers.for_page(body),
+            opening=_opens_links(body),
+            preloads=_preloads(templates, body),
             csp=csp(not inputs.runtime_files),
             asset=lambda name: f"static/{name}")
     return out
@@ -219,11 +234,13 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
             scripts=_scripts(r.body),
             runtime=_runtime_attributes(inputs, r.page.root),
             answers=answers.for_page(r.body),
+            opening=_opens_links(r.body),
+            preloads=_preloads(templates, r.body),
             csp=csp(not inputs.runtime_files),
             asset=lambda name: f"static/{name}",
             numbers=numbers_line(r.page, r.body),
         )
-    out.update(_embed_pages(inputs, renderer, env, nav))
+    out.update(_embed_pages(inputs, renderer, env, nav, templates))
     out.update(trained_view.site_files())  # the trained rows FIG-008 picks from, as JSON
     out["404.html"] = _not_found(inputs, env, nav)
     out[OFFLINE_PAGE] = _not_found(inputs, env, nav, offline=True)
@@ -249,7 +266,8 @@ def _not_found(inputs: Inputs, env, nav, offline: bool = False) -> str:
                                                                     offline=offline)),
         chapters=nav, root=root, number=None, prev=None, next=None, scripts=_scripts(""),
         runtime=_runtime_attributes(inputs, root), answers=(), csp=csp(not inputs.runtime_files),
-        asset=lambda name: f"static/{name}", numbers=numbers_line(page, ""))
+        asset=lambda name: f"static/{name}", numbers=numbers_line(page, ""), opening=False,
+        preloads=())
 
 
 def minify_css(css: str) -> str:

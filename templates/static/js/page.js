@@ -51,7 +51,7 @@ function makeStore(channel, root, session, view) {
   let waitingForUrl = false;
   let deferred = null;
   const draw = () => view && view.draw();
-  const send = (request, answer) => {
+  const send = (request, answer, onWait) => {
     if (!session.alive) return; // the page was swapped away
     const built = typeof request === "function" ? request() : request;
     // A widget inside the figure (the what-if panel) may add fields to every request.
@@ -64,7 +64,7 @@ function makeStore(channel, root, session, view) {
       showNotices(root, reply);
       answer(reply);
       draw();
-    });
+    }, onWait);
     draw();
   };
   const store = createStore((request, answer) => {
@@ -72,23 +72,28 @@ function makeStore(channel, root, session, view) {
     else send(request, answer);
   });
   store.extras = {};
-  /** Open the state of the page's address, once the group's figures are mounted. */
-  store.openLink = () => {
+  /** Open the state of the page's address, once the group's figures are mounted; resolves
+   * once it is drawn, or waits for Python (the figure then says so itself). */
+  store.openLink = () => new Promise((opened) => {
     const figure = URL_STATE[root.dataset.widget];
-    if (!figure || !location.search) return;
+    if (!figure || !location.search) return opened();
     waitingForUrl = true;
     if (view) view.link = true;
     send({ figure, url: Object.fromEntries(new URLSearchParams(location.search)) }, (reply) => {
       if (view) view.link = false;
       store.set({ answer: reply });
+      opened();
       waitingForUrl = false;
       if (deferred) send(...deferred);
       deferred = null;
-    });
-  };
+    }, opened);
+  });
   session.teardown.push(() => runtime.cancel(channel));
   return store;
 }
+
+/** Bring the figures that opening.js kept out of sight into view. */
+const shown = () => delete document.documentElement.dataset.opening;
 
 // the content mounted now: { main, path (its page's), alive, teardown, deferred }
 let mounted = null;
@@ -140,7 +145,8 @@ export async function mountPage({ swapped = false } = {}) {
       if (session.alive) for (const root of shared) share.mount(root);
     }));
   }
-  for (const store of stores.values()) store.openLink();
+  // the figures opening.js keeps out of sight come into view once their link's state is drawn
+  Promise.all([...stores.values()].map((store) => store.openLink())).then(shown, shown);
   await Promise.all(session.deferred);
   for (const store of stores.values()) store.view?.draw();
   if (!roots.length) return;

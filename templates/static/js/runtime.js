@@ -12,8 +12,13 @@ const stallMs = () => Number(config.runtimeStall) || STALL_MS;
 const config = document.body.dataset;
 let worker = null;
 let booting = false;
-let consented = false;
-let status = { state: "idle", reason: "", offline: false, loaded: 0 };
+// The reader's go-ahead for the download holds for the whole visit: every figure, every page
+// of it (loaded in full or swapped in), every embed of the site on a course page.
+const CONSENT = "attention-bench:load-python";
+const remembered = () => { try { return sessionStorage.getItem(CONSENT) === "yes"; } catch { return false; } };
+let consented = remembered();
+// transfer: the bytes the download takes on this host's wire (0 until measured)
+let status = { state: "idle", reason: "", offline: false, loaded: 0, transfer: 0 };
 const listeners = new Set();
 // channel -> { id, json, answer } not yet sent
 const waiting = new Map();
@@ -33,6 +38,22 @@ const absolute = (path) => new URL(path, document.baseURI).href;
 
 /** The runtime's size in bytes, as the build measured it (0 when unknown, e.g. from a CDN). */
 export const size = () => Number(config.runtimeBytes) || 0;
+
+let measuring = null;
+/** Ask this host what the download costs on the wire: a HEAD of each file tells its length as
+ * the host sends it to this browser (compressed where the host compresses). The answer goes
+ * into the status (transfer); 0 stays when a length is not told (then the build's size holds). */
+function measureTransfer() {
+  const files = (config.runtimeFiles || "").split(" ").filter(Boolean);
+  if (measuring || !files.length) return;
+  const urls = [...files.map((name) => absolute(`${config.runtimeIndex}${name}`)), absolute(config.runtimeWheel)];
+  measuring = Promise.all(urls.map((url) => fetch(url, { method: "HEAD" })
+    .then((response) => (response.ok ? Number(response.headers.get("content-length")) : NaN))))
+    .then((lengths) => {
+      if (lengths.every((n) => n > 0)) setStatus({ transfer: lengths.reduce((a, b) => a + b, 0) });
+    })
+    .catch(() => {}); // offline, or no HEAD here: the build's size is said instead
+}
 
 /** The answer every request gets once Python cannot run here: the input may be fine, so it
  * names no field of the figure but "runtime" (each figure says it at its controls). */
@@ -128,6 +149,7 @@ export async function start() {
     for (const channel of [...waiting.keys()]) pump(channel);
   } else if (choice === "ask") {
     setStatus({ state: "asking" });
+    measureTransfer();
   } else {
     boot();
   }
@@ -136,6 +158,7 @@ export async function start() {
 /** The reader agreed to the download (or asked to try again): start now. */
 export function allow() {
   consented = true;
+  try { sessionStorage.setItem(CONSENT, "yes"); } catch { /* storage off: this page only */ }
   if (worker) return;
   if (["asking", "failed"].includes(status.state)) setStatus({ state: "idle" });
   start();
@@ -148,7 +171,7 @@ export function onStatus(listener) {
   return () => listeners.delete(listener);
 }
 
-function route(channel, id, json, answer) {
+function route(channel, id, json, answer, onWait) {
   // a newer request replaced it
   if (newest.get(channel) !== id) return;
   const known = answers.lookup(json);
@@ -156,6 +179,7 @@ function route(channel, id, json, answer) {
     answer(known, "table");
     return;
   }
+  onWait?.();
   waiting.set(channel, { id, json, answer });
   // a reader's action before the runtime loads starts it at once
   start();
@@ -163,16 +187,17 @@ function route(channel, id, json, answer) {
 }
 
 // Send a request on a channel; answer(json, source) is called only if it is still the
-// newest, with source "table" (precomputed), "python" or "failed".
-export function request(channel, payload, answer) {
+// newest, with source "table" (precomputed), "python" or "failed"; onWait(), if given, once no
+// table holds it and it waits for Python.
+export function request(channel, payload, answer, onWait) {
   const json = JSON.stringify(payload);
   const id = nextId++;
   newest.set(channel, id);
   waiting.delete(channel);
   const known = answers.lookup(json);
   if (known) answer(known, "table"); // drawn within this frame
-  else if (answers.loading()) answers.settled().then(() => route(channel, id, json, answer));
-  else route(channel, id, json, answer);
+  else if (answers.loading()) answers.settled().then(() => route(channel, id, json, answer, onWait));
+  else route(channel, id, json, answer, onWait);
 }
 
 /** Forget a channel's requests: an answer still on its way is dropped (its page is gone). */
@@ -180,3 +205,9 @@ export function cancel(channel) {
   newest.delete(channel);
   waiting.delete(channel);
 }
+
+// Another page of the visit (an embed of the site beside this one on a course page, say) got
+// the go-ahead: it holds here too.
+addEventListener("storage", (event) => {
+  if (event.key === CONSENT && event.newValue === "yes" && status.state === "asking") allow();
+});

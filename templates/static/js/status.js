@@ -9,12 +9,14 @@ const SLOW_MS = 250;
 const slowMs = () => Number(document.body.dataset.runtimeSlow || SLOW_MS); // tests may set it
 const MB = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 
-// @param {{state: string, reason: string, offline: boolean, loaded: number}} runtime
+// @param {{state: string, reason: string, offline: boolean, loaded: number, transfer: number}} runtime -
+//   transfer: the download's bytes on this host's wire, once measured (0: not known)
 // @param {{pending: boolean, source: string | null, stale: boolean, size: number}} figure -
-//   stale: the last input could not be computed; size in bytes
+//   stale: the last input could not be computed; size: the runtime's bytes, as the build counted
 // @returns {{text: string, action: string | null, label: string}} action: "allow" | "retry"
 export function describe(runtime, { pending, source, stale, size }) {
-  const download = size ? `a one-time download of ${MB(size)}` : "a large one-time download";
+  const wire = runtime.transfer || size; // what this host sends (compressed where it compresses)
+  const download = wire ? `a one-time download of ${MB(wire)}` : "a large one-time download";
   const progress = size ? ` (${(Math.min(runtime.loaded, size) / 1e6).toFixed(1)} of ${MB(size)})` : "";
   const built = "computed when the site was built, by the same Python code";
   switch (runtime.state) {
@@ -23,7 +25,7 @@ export function describe(runtime, { pending, source, stale, size }) {
         text: pending ? `This state needs Python, ${download}: load it to compute this state.`
           : `The figures run Python in your browser, ${download}. Until you load it, clicks on ` +
             `nearby states are answered with values ${built}.`,
-        action: "allow", label: size ? `Load Python (${MB(size)})` : "Load Python",
+        action: "allow", label: wire ? `Load Python (${MB(wire)})` : "Load Python",
       };
     case "loading":
       return {
@@ -55,22 +57,31 @@ export function describe(runtime, { pending, source, stale, size }) {
   }
 }
 
-/** Draw a figure group's status line, its button and, while it waits, a notice at its top. */
+/** Draw a figure group's status line, its button and, while it waits, a notice at its top
+ * with a button of its own: a reader who must load Python (or try again) to see the state they
+ * asked for finds what to press where they are, not at the figure's end. */
 export function attach(view, root, session) {
   const line = root.querySelector(".runtime-status");
-  const button = Object.assign(document.createElement("button"),
-    { type: "button", className: "runtime-action", hidden: true });
+  const action = (className) => Object.assign(document.createElement("button"),
+    { type: "button", className, hidden: true });
+  const button = action("runtime-action");
   line.after(button);
-  const top = Object.assign(document.createElement("p"), { className: "figure-notice", hidden: true });
-  top.setAttribute("aria-hidden", "true"); // the status line below says it to screen readers
+  // (not a live region: the status line below says the same to screen readers, once)
+  const top = Object.assign(document.createElement("div"), { className: "figure-notice", hidden: true });
+  const words = document.createElement("p");
+  const topButton = action("notice-action"); // the notice's own, styled as the status line's
+  top.append(words, topButton);
   root.querySelector(".fig-title")?.after(top);
   let last = { state: "idle" };
   let slow = 0; // the timer that shows a ready runtime's wait, if the answer is slow to come
-  const showWait = (waiting, text, status) => {
+  const showWait = (waiting, text, status, offer) => {
     const hide = !waiting || !text;
     if (top.hidden !== hide) top.hidden = hide;
     const notice = waiting ? (view.link ? "Opening the state from your link. " : "") + text : "";
-    if (top.textContent !== notice) top.textContent = notice;
+    if (words.textContent !== notice) words.textContent = notice;
+    const noButton = hide || !offer.action;
+    if (topButton.hidden !== noButton) topButton.hidden = noButton;
+    if (topButton.textContent !== offer.label) topButton.textContent = offer.label;
     const dim = waiting && status.state !== "failed";
     // only when it changes: the class restyles every part of the figure (~2,000 at 40 words)
     for (const r of view.roots) if (r.classList.contains("is-waiting") !== dim) r.classList.toggle("is-waiting", dim);
@@ -78,6 +89,7 @@ export function attach(view, root, session) {
   view.draw = (status = last) => {
     last = status;
     const { text, action, label } = describe(status, { ...view, size: runtime.size() });
+    const offer = { action, label };
     if (line.dataset.state !== status.state) line.dataset.state = status.state;
     if (line.textContent !== text) line.textContent = text;
     if (button.hidden !== !action) button.hidden = !action;
@@ -86,9 +98,9 @@ export function attach(view, root, session) {
     clearTimeout(slow);
     // Python is ready and answers within a frame or two: dim the figure only if it does not
     // (a dim-undim flash per click would cost two restyles of the whole figure, and flicker)
-    if (waiting && !view.link && status.state === "ready") slow = setTimeout(() => showWait(true, text, status), slowMs());
-    else showWait(waiting, text, status);
+    if (waiting && !view.link && status.state === "ready") slow = setTimeout(() => showWait(true, text, status, offer), slowMs());
+    else showWait(waiting, text, status, offer);
   };
-  button.addEventListener("click", () => runtime.allow());
+  for (const b of [button, topButton]) b.addEventListener("click", () => runtime.allow());
   session.teardown.push(runtime.onStatus((status) => view.draw(status)));
 }
