@@ -333,3 +333,34 @@ def booted(_shared_page, request):
     """The worker's shared 1280 px page of the site (see SharedPage)."""
     with lent(_shared_page, request) as shared:
         yield shared
+
+
+# ---- a teacher's course page on another origin, embedding the site's figures ----------------
+
+GUIDE_SCRIPT = """
+addEventListener("message", function (event) {
+  var data = event.data;
+  if (!data || data.type !== "attention-bench:height") return;
+  document.querySelectorAll("iframe[data-attention-bench]").forEach(function (frame) {
+    if (frame.contentWindow === event.source) frame.style.height = data.height + "px";
+  });
+});
+"""
+
+
+@pytest.fixture(scope="module")
+def course_page(tmp_path_factory, server):
+    """A course page on a second origin (another port) that embeds FIG-002 and the bench."""
+    folder = tmp_path_factory.mktemp("course")
+    (folder / "resize.js").write_text(GUIDE_SCRIPT)
+    (folder / "index.html").write_text(f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>A course page</title><link rel="icon" href="data:,"><script src="resize.js"></script></head><body><h1>Week 3</h1>
+<iframe id="one" src="{server}embed/fig-002/?query=grid" title="FIG-002" width="100%" height="300" data-attention-bench></iframe>
+<iframe id="two" src="{server}embed/bench/?head=sink&amp;query=3" title="The bench" width="100%" height="300" data-attention-bench></iframe>
+</body></html>""")
+    srv = make_server(folder, 0, quiet=True)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{srv.server_port}/"
+    srv.shutdown()
+    srv.server_close()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import json
-import threading
 import xml.etree.ElementTree as ET
 from urllib.parse import quote
 
@@ -12,40 +11,11 @@ import pytest
 
 from attention import bench_view, export
 from sitebuild.embeds import registry
-from sitebuild.serve import make_server
 from tests.browser.conftest import watch, within
 from tests.browser.test_bench_page import expected_state, shown_state
 
 READY = '.runtime-status[data-state="ready"]'
 SVG = "{http://www.w3.org/2000/svg}"
-GUIDE_SCRIPT = """
-addEventListener("message", function (event) {
-  var data = event.data;
-  if (!data || data.type !== "attention-bench:height") return;
-  document.querySelectorAll("iframe[data-attention-bench]").forEach(function (frame) {
-    if (frame.contentWindow === event.source) frame.style.height = data.height + "px";
-  });
-});
-"""
-
-
-@pytest.fixture(scope="module")
-def course_page(tmp_path_factory, server):
-    """A course page on a second origin (another port) that embeds FIG-002 and the bench."""
-    folder = tmp_path_factory.mktemp("course")
-    (folder / "resize.js").write_text(GUIDE_SCRIPT)
-    (folder / "index.html").write_text(f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
-<title>A course page</title><link rel="icon" href="data:,"><script src="resize.js"></script></head><body><h1>Week 3</h1>
-<iframe id="one" src="{server}embed/fig-002/?query=grid" title="FIG-002" width="100%" height="300" data-attention-bench></iframe>
-<iframe id="two" src="{server}embed/bench/?head=sink&amp;query=3" title="The bench" width="100%" height="300" data-attention-bench></iframe>
-</body></html>""")
-    srv = make_server(folder, 0, quiet=True)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{srv.server_port}/"
-    srv.shutdown()
-    srv.server_close()
-
-
 def test_embeds_on_another_origin_compute_live_and_size_their_frames(browser, server, course_page):
     assert course_page.split(":")[2] != server.split(":")[2]
     context = browser.new_context(viewport={"width": 900, "height": 800})
