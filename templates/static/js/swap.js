@@ -6,7 +6,9 @@ const prefetched = new Map(); // url (without hash) -> Promise of its HTML text
 const warmed = new Map(); // url (without hash) -> Promise, settled once it is fetched ahead
 
 export const pageURL = (url) => { const u = new URL(url); u.hash = ""; return u.href; };
-const scripts = (doc) => [...doc.querySelectorAll("script[src]")]
+// the modules a page runs (opening.js, a classic script, acts only before a document's first
+// paint, and answers.js, run early by the head to fetch the page's tables, is page.js's too)
+const scripts = (doc) => [...doc.querySelectorAll('script[type="module"][src]:not([data-prefetch])')]
   .map((s) => new URL(s.getAttribute("src"), doc.baseURI).href);
 
 /** The page's HTML text, fetched once and kept a few seconds (a hover fetches it early). */
