@@ -143,8 +143,13 @@ def _opens_links(body: str) -> bool:
 
 
 def _preloads(templates: Path, body: str) -> list[str]:
-    """The modules page.js loads for this page's figures (preloaded), when it runs page.js."""
-    return modules.preloads(templates / "static" / "js", body) if "js/page.js" in _scripts(body) else []
+    """The modules page.js loads for this page's figures (preloaded), when it runs page.js;
+    answers.js not, where the page's head runs it itself (_assets.html): Firefox fired an
+    error at a module both preloaded and run as an async script."""
+    if "js/page.js" not in _scripts(body):
+        return []
+    run = {"js/answers.js"} if answers.for_page(body) else set()
+    return [m for m in modules.preloads(templates / "static" / "js", body) if m not in run]
 
 
 def _embed_pages(inputs: Inputs, renderer: PageRenderer, env, nav, templates: Path) -> dict[str, str]:
@@ -186,7 +191,7 @@ NUMBERS = {
 def numbers_line(page: Page, body: str) -> Markup:
     """The footer's sentence about where this page's numbers come from (empty: it has none).
 
-    >>> numbers_line(Page("claims", "Claims", "", None), "")[:36]
+    >>> numbers_line(Page("claims", "Claims", "", None), "")[:35]
     Markup('The numbers on this page are quoted')
     >>> numbers_line(Page("404", "Not found", "", None), "")
     Markup('')

@@ -123,7 +123,7 @@ def test_blocked_runtime_answers_a_state_outside_the_tables_with_why(browser, se
     w.page.goto(server + "lab/")
     w.page.wait_for_selector('#fig-003 .runtime-status[data-state="failed"]', timeout=60000)
     w.page.fill("#lab-q1", "0.37")  # a typed query: only Python could compute it
-    notice = w.page.locator("#fig-003 .state-notice")
+    notice = w.page.locator("#fig-003 .lab-controls #lab-runtime-msg")  # at the controls
     notice.wait_for(state="visible")
     assert "Python could not start here" in notice.inner_text()  # the change is answered, honestly
     assert lab_rows(w.page) == expected_lab()  # still the static figure
