@@ -23,13 +23,15 @@ export function canonical(value) {
 // Fetch the tables at these URLs (space-separated), each once per visit, once `after`
 // resolves (e.g. after the first paint); a request made meanwhile waits for them, unless
 // they are fetched `ahead` for another page (they cannot answer this page's requests).
-export function load(urls, after = Promise.resolve(), ahead = false) {
+export function load(urls, after = Promise.resolve(), ahead = false, priority = "low") {
   const wanted = (urls || "").split(" ").filter(Boolean).map((u) => new URL(u, document.baseURI).href);
   return Promise.all(wanted.map((url) => {
     if (!tables.has(url)) {
       const counted = ahead ? 0 : 1;
       pending += counted;
-      tables.set(url, after.then(() => fetch(url, { priority: "low" }))
+      const early = globalThis.attentionBenchTables?.[url]; // opening.js asked for it already
+      if (early) delete globalThis.attentionBenchTables[url];
+      tables.set(url, (early || after.then(() => fetch(url, { priority })))
         .then((response) => (response.ok ? response.json() : null))
         .then((table) => {
           for (const [key, index] of Object.entries(table?.keys || {})) keys.set(key, table.answers[index]);
@@ -58,3 +60,9 @@ export function lookup(json) {
 
 /** How many precomputed answers this page knows (for tests and the benchmark). */
 export const size = () => keys.size;
+
+// This module is also the page's first script (an async module in its <head>, run as soon as
+// it has loaded, while the page still parses): it starts the page's tables, named in the head,
+// at once, and first of all when the page opens a link's state (opening.js waits for them).
+const named = document.querySelector('meta[name="attention-bench-answers"]');
+if (named) load(named.content, undefined, false, location.search ? "high" : "low");
