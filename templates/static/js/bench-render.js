@@ -91,6 +91,18 @@ export function renderMatrix(root, data, before) {
   });
 }
 
+// The sentence box is as tall as its text: the stylesheet's field-sizing makes it so where the
+// engine has it; elsewhere (WebKit) fitBox does, whenever its text or its width changes.
+const FIELD_SIZING = globalThis.CSS?.supports?.("field-sizing", "content");
+
+/** Make a text box as tall as its text, where field-sizing cannot (a no-op where it can). */
+export function fitBox(box) {
+  if (FIELD_SIZING || !box) return;
+  box.style.height = "auto";
+  const { borderTopWidth, borderBottomWidth } = getComputedStyle(box);
+  box.style.height = `${box.scrollHeight + parseFloat(borderTopWidth) + parseFloat(borderBottomWidth)}px`;
+}
+
 export function renderControls(root, data) {
   const form = $(root, ".bench-controls");
   if (!form) return;
@@ -99,6 +111,7 @@ export function renderControls(root, data) {
   // (a sentence typed and not used yet stays: bench.js says so)
   if (sentence !== focused && !sentence.dataset.typed && sentence.value !== data.sentence.text) {
     sentence.value = data.sentence.text;
+    fitBox(sentence);
   }
   setText(bound(form, "sentence-note"), data.sentence.note);
   const radio = $(form, `input[name="head"][value="${data.head.name}"]`);

@@ -2,7 +2,7 @@
 // This module wires the reader's actions to requests; bench-render.js draws the answers.
 
 import {
-  announce, renderControls, renderDrawing, renderErrors, renderHeads, renderMatrix, renderTable,
+  announce, fitBox, renderControls, renderDrawing, renderErrors, renderHeads, renderMatrix, renderTable,
 } from "./bench-render.js";
 import { markValve } from "./bench-parts.js";
 import { markStale, part, setText } from "./dom.js";
@@ -34,7 +34,13 @@ function wireControls(root, store) {
   });
   // A sentence typed but not yet used stays in its box, whatever else the reader does first
   // (renderControls leaves it); the answer's message says it is not used yet.
-  sentence.addEventListener("input", () => { sentence.dataset.typed = "true"; });
+  sentence.addEventListener("input", () => {
+    sentence.dataset.typed = "true";
+    fitBox(sentence);
+  });
+  fitBox(sentence);
+  const refit = () => fitBox(sentence);
+  addEventListener("resize", refit, { passive: true });
   sentence.addEventListener("keydown", (event) => { // Enter uses the sentence; it has no lines
     if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
@@ -58,6 +64,7 @@ function wireControls(root, store) {
   drawing.addEventListener("keydown", (event) => {
     if (event.key === "Enter" || event.key === " ") toggleValve(store, event);
   });
+  return () => removeEventListener("resize", refit); // the page is swapped away
 }
 
 function toggleValve(store, event) {
@@ -191,7 +198,7 @@ export function mount(root, store) {
   store.good ??= { state: JSON.parse(root.dataset.state) };
   store.extras ??= {};
   for (const hint of root.querySelectorAll(".fig-hint")) hint.hidden = false;
-  wireControls(root, store);
+  const letGo = wireControls(root, store);
   wireTable(root, store);
   wireMatrix(root, store);
   wireHeads(root, store);
@@ -221,4 +228,5 @@ export function mount(root, store) {
     renderHeads(root, answer.data);
     if (speaks) announce(root, answer.data);
   });
+  return letGo;
 }
