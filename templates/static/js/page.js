@@ -114,6 +114,9 @@ export async function mountPage({ swapped = false } = {}) {
   for (const note of main.querySelectorAll(".link-note")) note.remove(); // for readers without JS
   const stores = new Map();
   const roots = [...main.querySelectorAll("[data-widget]")].filter((r) => WIDGETS[r.dataset.widget]);
+  // Python ran on the visit's last page (loaded in full: an engine without the Navigation API
+  // loads every chapter so): its files are in the cache, only its start is left. Start now.
+  if (roots.length && runtime.ranThisVisit()) runtime.start();
   const modules = await Promise.all(roots.map((r) => WIDGETS[r.dataset.widget]().catch((error) => error)));
   if (!session.alive) return;
   const names = new Map(); // root -> the name of its store

@@ -12,11 +12,19 @@ const stallMs = () => Number(config.runtimeStall) || STALL_MS;
 const config = document.body.dataset;
 let worker = null;
 let booting = false;
+let stopped = false; // a start ended as the page was left (pagehide)
 // The reader's go-ahead for the download holds for the whole visit: every figure, every page
 // of it (loaded in full or swapped in), every embed of the site on a course page.
 const CONSENT = "attention-bench:load-python";
-const remembered = () => { try { return sessionStorage.getItem(CONSENT) === "yes"; } catch { return false; } };
-let consented = remembered();
+const RAN = "attention-bench:python-ran"; // Python was ready on a page of this visit
+const remembered = (key) => { try { return sessionStorage.getItem(key) === "yes"; } catch { return false; } };
+const remember = (key) => { try { sessionStorage.setItem(key, "yes"); } catch { /* storage off */ } };
+let consented = remembered(CONSENT);
+
+/** True when Python was ready on an earlier page of this visit: a page loaded in full (an engine
+ * without the Navigation API loads every chapter so) starts it at once, not after its first
+ * paint, since its files come from the cache and only the start-up is left to wait for. */
+export const ranThisVisit = () => remembered(RAN);
 // transfer: the bytes the download takes on this host's wire (0 until measured)
 let status = { state: "idle", reason: "", offline: false, loaded: 0, transfer: 0 };
 const listeners = new Set();
@@ -93,7 +101,8 @@ function onMessage({ data }) {
     setStatus({ loaded: data.loaded });
   } else if (data.type === "ready") {
     clearTimeout(stall);
-    setStatus({ state: "ready", loaded: size() });
+    setStatus({ state: "ready", loaded: size(), countArgs: data.countArgs });
+    remember(RAN);
     for (const channel of [...waiting.keys()]) pump(channel);
   } else if (data.type === "failed") {
     fail(data.reason);
@@ -121,6 +130,11 @@ function fail(reason) {
   for (const channel of [...waiting.keys()]) pump(channel); // each one hears why, once
 }
 
+/** An iPhone, an iPod or an iPad, whose navigator says "MacIntel" but has touch points (see
+ * worker.js: Pyodide's own test cannot tell an iPad from a Mac, and a worker cannot either). */
+const ios = () => /iPad|iPhone|iPod/.test(navigator.platform)
+  || (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1);
+
 function boot() {
   setStatus({ state: "loading", reason: "", offline: false, loaded: 0 });
   try {
@@ -133,7 +147,7 @@ function boot() {
   worker.onerror = (event) => fail(event.message || "the runtime's worker could not start");
   watch();
   worker.postMessage({ type: "boot", indexURL: absolute(config.runtimeIndex),
-    wheelURL: absolute(config.runtimeWheel), stallMs: stallMs() });
+    wheelURL: absolute(config.runtimeWheel), stallMs: stallMs(), ios: ios() });
 }
 
 // Start the runtime once. Offline without a saved runtime it says so at once; on a costly
@@ -155,10 +169,34 @@ export async function start() {
   }
 }
 
+// A page left while Python is still starting may be kept by the browser, frozen, for Back to
+// return to. Firefox then holds the next page's runtime behind the frozen ones, still
+// compiling: after three live pages left that way in quick succession, the next page's Python
+// never became ready. So a start not yet finished ends with the page; Back starts it again.
+// (A Python that is ready stays: Back finds it ready.)
+addEventListener("pagehide", () => {
+  if (!worker || status.state !== "loading") return;
+  worker.terminate();
+  worker = null;
+  clearTimeout(stall);
+  for (const [channel, request] of inFlight) { // asked again once it is ready
+    inFlight.delete(channel);
+    if (!waiting.has(channel)) waiting.set(channel, request);
+  }
+  setStatus({ state: "idle", loaded: 0 });
+  stopped = true;
+});
+addEventListener("pageshow", (event) => {
+  if (event.persisted && stopped) {
+    stopped = false;
+    start();
+  }
+});
+
 /** The reader agreed to the download (or asked to try again): start now. */
 export function allow() {
   consented = true;
-  try { sessionStorage.setItem(CONSENT, "yes"); } catch { /* storage off: this page only */ }
+  remember(CONSENT);
   if (worker) return;
   if (["asking", "failed"].includes(status.state)) setStatus({ state: "idle" });
   start();

@@ -57,7 +57,20 @@ function heartbeat(stallMs) {
   }, 1000);
 }
 
-async function boot({ indexURL, wheelURL }) {
+/** iPads on iPadOS 13 and later say "MacIntel", and Pyodide 0.27.7 takes them for a Mac: it
+ * then tries a WebAssembly feature (wasm-gc, for counting a function's arguments) that iOS's
+ * WebKit breaks, and loading fails on iPadOS 18 (pyodide#5670). Its test reads
+ * navigator.platform for "iPad|iPhone|iPod"; the fix upstream (python/cpython#135388, in
+ * Pyodide 0.28) also counts "MacIntel" with several touch points as iOS. A worker has no
+ * maxTouchPoints, so the page, which knows, says so (ios), and the worker's navigator says
+ * "iPad" to Pyodide's test before the runtime loads: Pyodide then counts arguments in
+ * JavaScript, as on every iPhone. Nothing else reads it here. */
+function sayIOS() {
+  Object.defineProperty(self.navigator, "platform", { value: "iPad", configurable: true });
+}
+
+async function boot({ indexURL, wheelURL, ios }) {
+  if (ios) sayIOS();
   // pyodide.asm.js comes by import(), which reports nothing: fetch it first (counted), so
   // the import finds it in the cache.
   await (await self.fetch(indexURL + "pyodide.asm.js")).arrayBuffer();
@@ -69,15 +82,17 @@ async function boot({ indexURL, wheelURL }) {
     stderr: (line) => console.warn(line),
   });
   handle = pyodide.pyimport("attention.bridge").handle_json; // kept: no runPython per request
+  // how Python counts a function's arguments: in JavaScript (iOS), or with wasm-gc (0 = none)
+  return pyodide._module._PyEM_CountArgsPtr ? "wasm-gc" : "javascript";
 }
 
 self.onmessage = async ({ data }) => {
   if (data.type === "boot") {
     const beat = heartbeat(data.stallMs);
     try {
-      await boot(data);
+      const countArgs = await boot(data);
       self.postMessage({ type: "progress", loaded });
-      self.postMessage({ type: "ready" });
+      self.postMessage({ type: "ready", countArgs });
     } catch (error) {
       self.postMessage({ type: "failed", reason: String((error && error.message) || error) });
     } finally {
