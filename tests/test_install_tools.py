@@ -91,3 +91,16 @@ def test_the_makefile_installs_system_tools_only_for_the_tests():
     serve = next(line for line in makefile.splitlines() if line.startswith("serve:"))
     assert "system-packages" not in serve and "node_modules" not in serve
     assert Path(SCRIPT).stat().st_mode & 0o111
+
+
+def test_a_machine_without_the_other_engines_is_asked_for_firefox_webkit_and_xvfb(run):
+    """The cross-engine tests need Debian's Firefox ESR, WebKitGTK's WebDriver and Xvfb: each
+    is asked for on its own, only when missing, like Chromium."""
+    result, asked = run("--dry-run", missing="firefox webkit xvfb")
+    assert result.returncode == 0, result.stderr
+    assert [a for a in asked if a != "update -qq"] == [
+        "install -s -y --no-install-recommends firefox-esr",
+        "install -s -y --no-install-recommends webkit2gtk-driver",
+        "install -s -y --no-install-recommends xvfb",
+    ]
+    assert "system tools missing: firefox webkit xvfb" in result.stdout

@@ -1,0 +1,150 @@
+"""The site in Firefox (Gecko) and WebKit (Safari's engine), as readers open it there: every
+page loads clean, Python becomes ready and computes, chapter links work, an embed is live,
+MathML is drawn, and the matrix's column headings read bottom to top.
+
+Chromium runs the full suite (tests/browser/); these run the paths every reader takes in the
+two other engines. Each test starts from a fresh page of a browser shared by the module."""
+
+from __future__ import annotations
+
+from attention import bench, bench_view, figures
+from tests.browser.test_bench_page import expected_state
+from tests.engines.drivers import Engine
+
+PAGES = ["", "roles/", "mixture/", "lab/", "bench/", "claims/", "embed/", "embed/fig-002/",
+         "embed/lab/", "embed/bench/", "embed/bench-table/", "embed/bench-matrix/"]
+READY = """(id) => { const s = document.querySelector(`#${id} .runtime-status`);
+  return s && s.dataset.state === "ready" ? s.textContent : (s && s.dataset.state === "failed" ? `failed: ${s.textContent}` : null); }"""
+
+
+def ready(engine: Engine, figure: str, timeout: float = 90) -> None:
+    said = engine.wait_for(READY, figure, timeout=timeout, what=f"Python ready in #{figure}")
+    assert not said.startswith("failed"), said
+
+
+def clean(engine: Engine) -> None:
+    assert engine.problems() == []
+
+
+def test_every_page_loads_with_nothing_to_complain_about(engine, site_url):
+    """No uncaught error, unhandled rejection, CSP violation or console error on any page."""
+    for path in PAGES:
+        engine.open(site_url + path)
+        engine.wait_for("() => document.readyState === 'complete' && !!document.querySelector('main h1, main')")
+        engine.call("() => new Promise((r) => setTimeout(r, 300))")  # the modules after first paint
+        assert engine.problems() == [], path
+
+
+def test_mathml_is_drawn(engine, site_url):
+    """A formula of chapter 2 has a box of its own height (an engine without MathML draws its
+    letters in a line, with no such box)."""
+    engine.open(site_url + "mixture/")
+    boxes = engine.call("""() => [...document.querySelectorAll('math[display="block"]')].slice(0, 3).map((m) => {
+        const r = m.getBoundingClientRect(); return [r.width, r.height, getComputedStyle(m).display]; })""")
+    assert boxes and all(w > 20 and h > 20 for w, h, _ in boxes), boxes
+    assert {d for _, _, d in boxes} <= {"block", "block math"}
+    clean(engine)
+
+
+def test_the_matrix_headings_read_bottom_to_top(engine, site_url):
+    """FIG-006's column headings stand on end, read from the bottom up: each word's glyphs
+    are taller than wide, and its first letter is at the bottom. (WebKit drew them upside
+    down: it did not apply writing-mode to the <th>, only the half turn.)"""
+    engine.open(site_url + "bench/")
+    # (on screen: off it, the figure skips its layout, and every box reads empty)
+    engine.call("""() => new Promise((r) => { document.querySelector('#fig-006').scrollIntoView();
+        requestAnimationFrame(() => requestAnimationFrame(r)); })""")
+    heads = engine.call("""() => [...document.querySelectorAll('#fig-006 thead .col-word')].map((th) => {
+        const text = [...th.querySelectorAll('*'), th].flatMap((e) => [...e.childNodes]).find((n) => n.nodeType === 3 && n.textContent.trim());
+        const range = document.createRange();
+        const glyph = (i) => { range.setStart(text, i); range.setEnd(text, i + 1); return range.getBoundingClientRect(); };
+        range.selectNodeContents(text);
+        const all = range.getBoundingClientRect();
+        const first = glyph(0), last = glyph(text.length - 1);
+        return {word: th.textContent.trim(), tall: all.height > all.width, up: first.top > last.top}; })""")
+    assert [h["word"] for h in heads] == list(bench.DEFAULT_SENTENCE)
+    assert all(h["tall"] and h["up"] for h in heads if len(h["word"]) > 1), heads
+    clean(engine)
+
+
+def test_python_computes_fig_002_the_bench_and_the_lab_after_a_header_link(engine, site_url):
+    """FIG-002's grid row; a typed bench sentence, then a row and a head; then the header's
+    link to the lab, swapped in place (Firefox) or loaded in full (WebKit, which has no
+    Navigation API), and the lab live there."""
+    engine.open(site_url + "mixture/")
+    ready(engine, "fig-002")
+    engine.click('#fig-002 tr[data-query="grid"] button')
+    engine.wait_for("() => document.querySelector('#fig-002 [data-bind=\"query\"]').textContent === 'grid'")
+    core = figures.fig_002("grid")
+    assert engine.call("() => [...document.querySelectorAll('#fig-002 [data-bind=\"weight\"]')].map((e) => e.textContent)") \
+        == [r["weight"]["text"] for r in core["rows"]]
+    assert engine.text('#fig-002 [data-bind="output"]') == core["output"]["text"]
+    clean(engine)
+
+    engine.open(site_url + "bench/")
+    ready(engine, "fig-004")
+    sentence = "the pilot saw the doctor before she left"
+    engine.type_into("#bench-sentence", sentence, enter=True)
+    engine.wait_for("(w) => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]').textContent === w",
+                    bench_view.view(sentence=sentence)["query"]["word"])
+    engine.click('#fig-005 tr[data-index="1"] button')
+    engine.wait_for("() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]').textContent === 'pilot'")
+    engine.click('#fig-004 input[name="head"][value="sink"]')
+    engine.wait_for("() => document.querySelector('#fig-004 [data-bind=\"head\"]').textContent === 'sink'")
+    want = expected_state(sentence=sentence, query=1, head="sink")
+    shown = engine.call("""() => ({
+        weights: [...document.querySelectorAll('#fig-005 tbody tr .weight .num')].map((e) => e.textContent),
+        readings: [...document.querySelectorAll('#fig-004 .dial .dial-reading')].map((e) => e.textContent),
+        summary: document.querySelector('#fig-004 [data-bind="summary"]').textContent })""")
+    assert shown == {"weights": want["weights"], "readings": want["readings"], "summary": want["summary"]}
+    clean(engine)
+
+    engine.call("() => { window.__before = true; }")  # gone after a full load, kept by a swap
+    engine.call("() => window.scrollTo(0, 0)")
+    engine.click('.site-header a[href="../lab/"]')
+    engine.wait_for("() => location.pathname.endsWith('/lab/') && !!document.querySelector('#fig-003')")
+    swapped = engine.call("() => window.__before === true")
+    has_navigation = engine.call("() => 'navigation' in window")
+    assert swapped == has_navigation  # in place where the engine can, in full where it cannot
+    ready(engine, "fig-003")
+    engine.type_into("#lab-q1", "0.25")
+    engine.wait_for("() => document.querySelector('#fig-003 [data-bind=query]').textContent.startsWith('[0.250')")
+    clean(engine)
+
+
+def test_an_embed_is_live(engine, site_url):
+    engine.open(site_url + "embed/bench-table/?query=2")
+    engine.wait_for("() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]') === null")  # the table alone
+    ready(engine, "fig-005")
+    assert engine.call("() => [...document.querySelectorAll('#fig-005 tbody tr .weight .num')].map((e) => e.textContent)") \
+        == [r["weight"]["text"] for r in bench_view.view(query=2)["rows"]]
+    engine.click('#fig-005 tr[data-index="5"] button')
+    engine.wait_for("(w) => [...document.querySelectorAll('#fig-005 tbody tr .weight .num')].map((e) => e.textContent).join() === w",
+                    ",".join(r["weight"]["text"] for r in bench_view.view(query=5)["rows"]))
+    clean(engine)
+
+
+
+def test_python_starts_after_live_pages_were_left_while_it_started(engine, site_url):
+    """Three live pages opened and left before Python was ready (loaded in full, as a reload
+    or an engine without the Navigation API does): the fourth page's Python becomes ready. In
+    Firefox it never did: the pages left were kept, frozen, with their runtimes half compiled."""
+    for path in ("mixture/", "lab/", "bench/"):
+        engine.open(site_url + path)
+        engine.call("() => new Promise((r) => setTimeout(r, 300))")
+    engine.open(site_url + "mixture/")
+    ready(engine, "fig-002", timeout=60)
+    clean(engine)
+
+
+def test_the_answer_tables_are_fetched_once(engine, site_url):
+    """The page's precomputed answers are fetched once, early, and used. (WebKit never handed a
+    <link rel="preload"> to fetch(): it warned, and fetched the 430 KB table a second time.)"""
+    for link in ("bench/", "bench/?query=2"):  # (a link's state: opening.js starts them)
+        engine.open(site_url + link)
+        engine.wait_for("() => document.querySelector('#fig-005 tr[data-index=\"1\"] button')")
+        engine.call("() => new Promise((r) => setTimeout(r, 500))")
+        fetched = engine.call("""() => performance.getEntriesByType('resource').map((e) => e.name)
+            .filter((n) => n.includes('/static/answers/bench.'))""")  # (others' are warmed ahead)
+        assert len(fetched) == 1, (link, fetched)
+    clean(engine)
