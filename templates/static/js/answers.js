@@ -64,5 +64,5 @@ export const size = () => keys.size;
 // This module is also the page's first script (an async module in its <head>, run as soon as
 // it has loaded, while the page still parses): it starts the page's tables, named in the head,
 // at once, and first of all when the page opens a link's state (opening.js waits for them).
-const named = document.querySelector('meta[name="attention-bench-answers"]');
+const named = globalThis.document?.querySelector('meta[name="attention-bench-answers"]'); // (none under Node)
 if (named) load(named.content, undefined, false, location.search ? "high" : "low");
