@@ -122,6 +122,9 @@ def test_blocked_runtime_answers_a_state_outside_the_tables_with_why(browser, se
     w.page.route("**/runtime/**", lambda route: route.abort())
     w.page.goto(server + "lab/")
     w.page.wait_for_selector('#fig-003 .runtime-status[data-state="failed"]', timeout=60000)
+    # in a reader's words, not the engine's ("Failed to fetch")
+    assert w.page.inner_text("#fig-003 .runtime-status").startswith(
+        "Python could not start here (its files could not be downloaded).")
     w.page.fill("#lab-q1", "0.37")  # a typed query: only Python could compute it
     notice = w.page.locator("#fig-003 .lab-controls #lab-runtime-msg")  # at the controls
     notice.wait_for(state="visible")

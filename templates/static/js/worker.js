@@ -86,6 +86,15 @@ async function boot({ indexURL, wheelURL, ios }) {
   return pyodide._module._PyEM_CountArgsPtr ? "wasm-gc" : "javascript";
 }
 
+/** Why the start failed, in a reader's words: a download the network refused is said as such
+ * (each engine words it otherwise: "Failed to fetch", "NetworkError when attempting to fetch
+ * resource.", "Load failed"), anything else as the runtime said it. */
+function why(error) {
+  const message = String((error && error.message) || error);
+  return /failed to fetch|networkerror|load failed|dynamically imported module/i.test(message)
+    ? "its files could not be downloaded" : message;
+}
+
 self.onmessage = async ({ data }) => {
   if (data.type === "boot") {
     const beat = heartbeat(data.stallMs);
@@ -94,7 +103,7 @@ self.onmessage = async ({ data }) => {
       self.postMessage({ type: "progress", loaded });
       self.postMessage({ type: "ready", countArgs });
     } catch (error) {
-      self.postMessage({ type: "failed", reason: String((error && error.message) || error) });
+      self.postMessage({ type: "failed", reason: why(error) });
     } finally {
       clearInterval(beat);
     }
