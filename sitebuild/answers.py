@@ -178,31 +178,115 @@ def _texts(wanted: dict[str, list[dict]]) -> list[str]:
     return sorted({json.dumps(r, ensure_ascii=False) for reqs in wanted.values() for r in reqs})
 
 
+def _answer_all(wanted: dict[str, list[dict]], by_text: dict[str, str], wheel: Path, log) -> str:
+    """Answer, into by_text, every request of wanted and what a page sends once it has drawn
+    each answer (follow_ups), in two batches; return the follow-ups and the runtime's name."""
+    texts = [t for t in _texts(wanted) if t not in by_text]
+    answers, generator = _answered(texts, wheel, log) if texts else ([], "")
+    by_text.update(zip(texts, answers))
+    more = follow_ups(wanted, by_text)
+    later = [t for t in _texts(more) if t not in by_text]
+    if later:
+        by_text.update(zip(later, _answered(later, wheel, log)[0]))
+    return more, generator
+
+
+def _table(name: str, reqs: list[dict], by_text: dict[str, str], generator: str, wheel: Path,
+           leave_out: set[str] = frozenset()) -> tuple[str, dict]:
+    """A table's JSON text (each answer once) and its keys; keys in leave_out are left out."""
+    unique: dict[str, int] = {}
+    keys = {}
+    for r in reqs:
+        key = neighbours.key(r)
+        if key not in leave_out and key not in keys:
+            keys[key] = unique.setdefault(by_text[json.dumps(r, ensure_ascii=False)], len(unique))
+    table = {"schema": 1, "figure": name, "generator": {"runtime": generator, "wheel": wheel.name},
+             "answers": [json.loads(a) for a in unique], "keys": keys}
+    return json.dumps(table, ensure_ascii=False, separators=(",", ":"), allow_nan=False), keys
+
+
 def tables(links: dict[str, list[dict]], wheel: Path, log=print) -> dict[str, str]:
     """Return {path below the site root: JSON text} of every answer table.
 
-    Two passes, each computed (and cached) as one batch: the requests one click from each
-    figure's first states, then what a page sends once it has drawn each of those answers."""
-    wanted = requests(links)
-    texts = _texts(wanted)
-    answers, generator = _answered(texts, wheel, log)
-    by_text = dict(zip(texts, answers))
-    more = follow_ups(wanted, by_text)
-    later = [t for t in _texts(more) if t not in by_text]
-    by_text.update(zip(later, _answered(later, wheel, log)[0]))
-    out = {}
-    for name, reqs in wanted.items():
-        unique: dict[str, int] = {}
-        keys = {}
-        for r in [*reqs, *more[name]]:
-            text = by_text[json.dumps(r, ensure_ascii=False)]
-            keys.setdefault(neighbours.key(r), unique.setdefault(text, len(unique)))  # each answer once
-        table = {"schema": 1, "figure": name,
-                 "generator": {"runtime": generator, "wheel": wheel.name},
-                 "answers": [json.loads(a) for a in unique], "keys": keys}
-        out[f"static/{DIR}{name}.json"] = json.dumps(table, ensure_ascii=False,
-                                                     separators=(",", ":"), allow_nan=False)
+    Computed (and cached) in batches: the requests one click from each figure's first states,
+    then what a page sends once it has drawn each of those answers; and, for the figures in
+    NEAR, the same for every state one click from those (a link's own neighbours: NEAR_DIR).
+    The tables are a function of the site's links, its wheel, the runtime and this module: the
+    whole set is kept too, so a build with none of them changed reads them instead of decoding
+    1,000 answers."""
+    h = hashlib.sha256(b"tables\0" + runtime.PYODIDE_VERSION.encode() + b"\0" + wheel.read_bytes())
+    h.update(Path(__file__).read_bytes())
+    h.update(json.dumps(links, sort_keys=True).encode())
+    kept = runtime.cache_root() / "answers" / f"tables-{h.hexdigest()[:24]}.json"
+    if kept.is_file():
+        return json.loads(kept.read_text(encoding="utf-8"))
+    out = _tables(links, wheel, log)
+    if all(f'"runtime":"pyodide' in text for path, text in out.items() if path.startswith(f"static/{DIR}")):
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        tmp = kept.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(out, ensure_ascii=False), encoding="utf-8")
+        os.replace(tmp, kept)  # parallel test workers may build at once
     return out
+
+
+def _tables(links: dict[str, list[dict]], wheel: Path, log) -> dict[str, str]:
+    wanted = requests(links)
+    by_text: dict[str, str] = {}
+    more, generator = _answer_all(wanted, by_text, wheel, log)
+    out, held = {}, {}
+    for name, reqs in wanted.items():
+        out[f"static/{DIR}{name}.json"], held[name] = _table(name, [*reqs, *more[name]], by_text,
+                                                             generator, wheel)
+    out.update(_near(wanted, held, by_text, generator, wheel, log))
+    return out
+
+
+# Figures whose states one click away bring their own neighbours along, fetched once a link
+# opens one of them (answers.js): a teacher's link to the sink head answers a row clicked next
+# at once, before Python. Written as one small table per state (below static/answers/near/),
+# found through a map from the state's address to its table (static/near/<figure>.json, which
+# the build's hashing pass reads, so its file names follow the tables' content). A service
+# worker does not keep them ahead: a reader fetches only those of the links they open.
+NEAR = ("bench",)
+NEAR_DIR = "near/"  # below static/answers/ (the tables) and static/ (the maps)
+
+
+def _near(wanted, held, by_text, generator, wheel, log) -> dict[str, str]:
+    """The near tables of the figures in NEAR, and each figure's map to them."""
+    out = {}
+    for name in NEAR:
+        starts = []  # (the address a link gives the state, the requests one click from it)
+        for r in wanted[name]:
+            answer = json.loads(by_text[json.dumps(r, ensure_ascii=False)])
+            if r["figure"] == name and answer["ok"] and answer.get("url") is not None:
+                starts.append((neighbours.key({"figure": name, "url": answer["url"]}),
+                               neighbours.neighbours(name, answer["data"])))
+        near = {f"{name}:{i}": reqs for i, (_, reqs) in enumerate(starts)}
+        more, _ = _answer_all(near, by_text, wheel, log)
+        addresses_map = {}
+        for i, (address, reqs) in enumerate(starts):
+            if address in addresses_map:
+                continue
+            text, keys = _table(name, [*reqs, *more[f"{name}:{i}"]], by_text, generator, wheel,
+                                leave_out=set(held[name]))
+            if keys:
+                out[f"static/{DIR}{NEAR_DIR}{name}-{i}.json"] = text
+                addresses_map[address] = f"../{DIR}{NEAR_DIR}{name}-{i}.json"  # from the map's place
+        # [[table, address], ...], spaced: the hashing pass finds each file name as a string
+        # of its own (written tight, '"],["' read as one, and hid the next name)
+        out[f"static/{NEAR_DIR}{name}.json"] = json.dumps(
+            [[table, address] for address, table in addresses_map.items()], ensure_ascii=False)
+    return out
+
+
+def near_for_page(body: str) -> list[str]:
+    """The maps to the near tables of a page's figures, as static asset names.
+
+    >>> near_for_page('<div data-widget="bench">'), near_for_page('<div data-widget="lab">')
+    (['near/bench.json'], [])
+    """
+    return [f"{NEAR_DIR}{name}.json" for name in NEAR if name in
+            {WIDGETS[w] for w in re.findall(r'data-widget="([^"]+)"', body) if w in WIDGETS}]
 
 
 def for_page(body: str) -> list[str]:

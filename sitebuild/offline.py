@@ -49,11 +49,15 @@ def stamp_build(site: Path) -> str:
     return build
 
 
+ON_DEMAND = ("static/answers/near/",)  # fetched only when a link needs them: not precached
+
+
 def site_files(site: Path, immutable: list[str]) -> list[str]:
-    """Return the URLs (relative to the site root) to precache: every page and immutable file."""
+    """Return the URLs (relative to the site root) to precache: every page and immutable file,
+    but those a page fetches only on demand (a link's own neighbours, 7 MB in all)."""
     pages = [rel.removesuffix("index.html") or "./" for rel, _ in _content(site)
              if rel.endswith(".html")]
-    return sorted(pages) + sorted(immutable)
+    return sorted(pages) + sorted(f for f in immutable if not f.startswith(ON_DEMAND))
 
 
 def write_service_worker(env: jinja2.Environment, site: Path, build: str, immutable: list[str],

@@ -164,7 +164,7 @@ def _embed_pages(inputs: Inputs, renderer: PageRenderer, env, nav, templates: Pa
             # embed.js first: it takes theme= off the address (an embed has no site header)
             scripts=["js/embed.js"] + [s for s in _scripts(body) if s not in ("js/nav.js", "js/header.js")],
             runtime=_runtime_attributes(inputs, page.root),
-            answers=answers.for_page(body),
+            answers=answers.for_page(body), near=answers.near_for_page(body),
             opening=_opens_links(body),
             preloads=_preloads(templates, body),
             csp=csp(not inputs.runtime_files),
@@ -238,7 +238,7 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
             next=nav[i + 1] if i is not None and i + 1 < len(nav) else None,
             scripts=_scripts(r.body),
             runtime=_runtime_attributes(inputs, r.page.root),
-            answers=answers.for_page(r.body),
+            answers=answers.for_page(r.body), near=answers.near_for_page(r.body),
             opening=_opens_links(r.body),
             preloads=_preloads(templates, r.body),
             csp=csp(not inputs.runtime_files),
@@ -270,7 +270,7 @@ def _not_found(inputs: Inputs, env, nav, offline: bool = False) -> str:
         page=page, body=Markup(env.get_template("404.html").render(chapters=nav, root=root,
                                                                     offline=offline)),
         chapters=nav, root=root, number=None, prev=None, next=None, scripts=_scripts(""),
-        runtime=_runtime_attributes(inputs, root), answers=(), csp=csp(not inputs.runtime_files),
+        runtime=_runtime_attributes(inputs, root), answers=(), near=(), csp=csp(not inputs.runtime_files),
         asset=lambda name: f"static/{name}", numbers=numbers_line(page, ""), opening=False,
         preloads=())
 

@@ -203,3 +203,28 @@ def test_the_quiz_of_every_bench_state_in_the_table_is_in_it_too(built_site):
         held = answer(table, {"figure": "quiz", **state})
         assert held == json.loads(bridge.handle_json(json.dumps({"figure": "quiz", **state})))
         assert held["data"]["questions"] == quiz.view(**state)["questions"]
+
+
+def test_each_state_one_click_away_brings_its_own_neighbours(built_site):
+    """For every bench state a link can open from the table, a table of the states one click
+    from it (those the main table lacks), each key holding the bridge's own answer; the map
+    names each by the state's address; the service worker does not fetch them ahead."""
+    from attention import bridge
+    main = tables(built_site)["bench"]
+    pairs = json.loads(next((built_site / "static" / "near").glob("bench.*.json")).read_text(encoding="utf-8"))
+    assert len(pairs) >= 20
+    checked = 0
+    for table_name, address in pairs:
+        near = json.loads((built_site / "static" / "near" / table_name).resolve().read_text(encoding="utf-8"))
+        assert near["generator"]["runtime"] == "pyodide 0.27.7"
+        assert not set(near["keys"]) & set(main["keys"])  # only what the main table lacks
+        opened = json.loads(bridge.handle_json(address))["data"]
+        for key in list(near["keys"])[:3]:  # a sample of each: the bridge's answer, as the page reads it
+            held = answer(near, json.loads(key))
+            assert _texts(held) == _texts(json.loads(bridge.handle_json(key))), key
+            checked += 1
+        row = {**{"figure": "bench"}, **opened["state"], "query": (opened["query"]["index"] + 1) % 8}
+        assert neighbours.key(row) in near["keys"] or neighbours.key(row) in main["keys"]
+    assert checked >= 60
+    worker = (built_site / "sw.js").read_text(encoding="utf-8")
+    assert "static/answers/near/" not in worker and "static/near/bench." in worker

@@ -245,3 +245,24 @@ def test_one_go_ahead_covers_every_embed_on_a_course_page(browser, server, cours
         frame.locator(f'{figure} .runtime-status[data-state="ready"]').wait_for(timeout=60000)
     context.close()
     assert w.page_errors == []
+
+
+def test_a_links_own_neighbours_answer_the_next_click_before_python(phone):
+    """A teacher's link to the sink head, opened on a phone that has not loaded Python: a row
+    chosen there (two clicks from the bench's first state) is drawn at once too, with its
+    questions, from the link's own neighbours fetched once the link is drawn."""
+    p = phone()
+    page = p.page
+    page.goto(p.base + "bench/?head=sink")
+    page.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"head\"]').textContent === 'sink'")
+    page.wait_for_function("""() => performance.getEntriesByType('resource')
+        .some((e) => e.name.includes('/static/answers/near/bench-'))""")  # its neighbours, fetched
+    page.locator('#fig-005 tr[data-index="3"] button').tap()
+    page.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]').textContent === 'the'"
+                           " && location.search.includes('query=3')")
+    assert shown_state(page) == expected_state(head="sink", query=3)
+    expected = quiz.view(head="sink", query=3)["questions"]
+    page.wait_for_function("p => document.querySelector('.quiz-question [data-quiz=\"prompt\"]').textContent === p",
+                           arg=expected[0]["prompt"])
+    assert page.locator(".figure-notice:not([hidden])").count() == 0  # nothing waits for Python
+    assert p.w.workers == [] and p.refused == []

@@ -58,6 +58,30 @@ export function lookup(json) {
   return answer === undefined ? undefined : structuredClone(answer);
 }
 
+// A link's state drawn from the tables brings its own neighbours: each state one click from a
+// figure's first state has a table of the states one click from it (sitebuild/answers.py,
+// NEAR), found through the figure's map, named in the page's data-near.
+const maps = new Map(); // map URL -> Promise of Map(address key -> table URL)
+
+/** Fetch the neighbours of the state at `address` (its URL parameters, as the bridge wrote
+ * them), if the build made a table of them, so that the reader's next click is answered at
+ * once too. */
+export function near(figure, address) {
+  const mapURL = (document.body.dataset.near || "").split(" ").filter(Boolean)
+    .map((u) => new URL(u, document.baseURI).href)
+    .find((u) => new URL(u).pathname.split("/").pop().startsWith(`${figure}.`));
+  if (!mapURL || !address) return;
+  if (!maps.has(mapURL)) {
+    maps.set(mapURL, fetch(mapURL, { priority: "low" }).then((r) => (r.ok ? r.json() : []))
+      .then((pairs) => new Map(pairs.map(([table, key]) => [key, new URL(table, mapURL).href])))
+      .catch(() => new Map()));
+  }
+  maps.get(mapURL).then((tablesOf) => {
+    const table = tablesOf.get(canonical({ figure, url: address }));
+    if (table) load(table);
+  });
+}
+
 /** How many precomputed answers this page knows (for tests and the benchmark). */
 export const size = () => keys.size;
 

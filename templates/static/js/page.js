@@ -82,6 +82,7 @@ function makeStore(channel, root, session, view) {
     send({ figure, url: Object.fromEntries(new URLSearchParams(location.search)) }, (reply) => {
       if (view) view.link = false;
       store.set({ answer: reply });
+      if (reply.ok) answers.near(figure, reply.url); // and the reader's next click with it
       opened();
       waitingForUrl = false;
       if (deferred) send(...deferred);
