@@ -91,34 +91,44 @@ def requests(links: dict[str, list[dict]]) -> dict[str, list[dict]]:
     return {name: list({neighbours.key(r): r for r in reqs}.values()) for name, reqs in out.items()}
 
 
-def _cache_file(texts: list[str], wheel: Path) -> Path:
-    """Where the answers to these requests, from this wheel and runtime, are kept."""
+def _cache_file(wheel: Path) -> Path:
+    """Where the answers from this wheel and runtime are kept: {request text: answer text}."""
     h = hashlib.sha256(runtime.PYODIDE_VERSION.encode() + b"\0" + wheel.read_bytes())
-    h.update(json.dumps(texts).encode())
     return runtime.cache_root() / "answers" / f"{h.hexdigest()[:24]}.json"
 
 
+def _read(cache: Path) -> dict[str, str]:
+    try:
+        return json.loads(cache.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
 def _in_pyodide(texts: list[str], wheel: Path, log) -> list[str] | None:
-    """Answer every request in Pyodide under Node; None when Node or the runtime is missing."""
+    """Answer every request in Pyodide under Node; None when Node or the runtime is missing.
+    Each answer is kept, by request, for later builds from the same wheel: a build that adds a
+    link computes only the requests that are new."""
     node = shutil.which("node")
     folder = runtime.cache_root() / "runtime" / runtime.PYODIDE_VERSION
     if not node or not (folder / "pyodide.mjs").is_file():
         return None
-    cache = _cache_file(texts, wheel)
-    if cache.is_file():
-        return json.loads(cache.read_text(encoding="utf-8"))
-    log(f"computing {len(texts)} precomputed answers in Pyodide under Node…")
-    proc = subprocess.run([node, str(SCRIPT), str(folder), str(wheel)], input=json.dumps(texts),
-                          capture_output=True, text=True, timeout=NODE_TIMEOUT)
-    if proc.returncode != 0:
-        log(f"note: Pyodide under Node failed ({proc.stderr.strip()[-300:]})")
-        return None
-    answers = json.loads(proc.stdout)["answers"]
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    tmp = cache.with_suffix(f".{os.getpid()}.tmp")  # parallel test workers may build at once:
-    tmp.write_text(json.dumps(answers), encoding="utf-8")  # a reader never sees half a file
-    os.replace(tmp, cache)
-    return answers
+    cache = _cache_file(wheel)
+    known = _read(cache)
+    new = [t for t in texts if t not in known]
+    if new:
+        log(f"computing {len(new)} precomputed answers in Pyodide under Node…")
+        proc = subprocess.run([node, str(SCRIPT), str(folder), str(wheel)], input=json.dumps(new),
+                              capture_output=True, text=True, timeout=NODE_TIMEOUT)
+        if proc.returncode != 0:
+            log(f"note: Pyodide under Node failed ({proc.stderr.strip()[-300:]})")
+            return None
+        computed = dict(zip(new, json.loads(proc.stdout)["answers"]))
+        known = {**_read(cache), **computed}  # what a parallel build kept meanwhile, too
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_suffix(f".{os.getpid()}.tmp")  # parallel test workers may build at once:
+        tmp.write_text(json.dumps(known), encoding="utf-8")  # a reader never sees half a file
+        os.replace(tmp, cache)
+    return [known[t] for t in texts]
 
 
 def addresses(url: dict, default: dict) -> list[dict]:
