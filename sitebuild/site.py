@@ -15,7 +15,6 @@ import jinja2
 from markupsafe import Markup
 
 from attention import figures, trained_view
-from attention.numbers import PLACES, spelled
 
 from . import answers, compress, download, embeds, hashing, headers, modules, offline, runtime, wheel
 from .claims import Ledger, check_all_cited, load_ledger
@@ -174,32 +173,32 @@ def _embed_pages(inputs: Inputs, renderer: PageRenderer, env, nav, templates: Pa
 
 # What the footer may truthfully say of a page's numbers (layout.html's "numbers" line).
 NUMBERS = {
-    "computed": "Every number on this page is computed by the <code>attention</code> package, "
-                "shown to {places} decimals.",
-    "trained": "Every number on this page is computed by the <code>attention</code> package, shown "
-               "to {places} decimals. FIG-008's trained-model weights were computed ahead of time "
-               "by <code>attention.trained</code>, which runs all-MiniLM-L6-v2's published weights "
+    "computed": "Every number on this page comes from the <code>attention</code> package: the "
+                "values its toy model and heads are set to, and what it computes from them.",
+    "trained": "Every number on this page comes from the <code>attention</code> package: the "
+               "values its toy model and heads are set to, and what it computes from them. "
+               "FIG-008's trained-model weights were computed ahead of time by "
+               "<code>attention.trained</code>, which runs all-MiniLM-L6-v2's published weights "
                "through the same <code>attention.ops</code>; your browser reads them from a file.",
-    "quoted": "The numbers on this page are quoted from the sources cited with them, or, where a "
-              "claim says it was measured, computed by <code>attention.trained</code> on a public "
-              "trained model.",
-    "chapters": "Every number in the chapters is computed by the <code>attention</code> package, "
-                "shown to {places} decimals.",
+    "quoted": "Each number on this page is what its claim says it is: quoted from a source, "
+              "derived or assumed for the toy, or measured by <code>attention.trained</code> on "
+              "a public trained model.",
+    "chapters": "Every number in the chapters comes from the <code>attention</code> package.",
 }
 
 
 def numbers_line(page: Page, body: str) -> Markup:
     """The footer's sentence about where this page's numbers come from (empty: it has none).
 
-    >>> numbers_line(Page("claims", "Claims", "", None), "")[:35]
-    Markup('The numbers on this page are quoted')
+    >>> numbers_line(Page("claims", "Claims", "", None), "")[:44]
+    Markup('Each number on this page is what its claim s')
     >>> numbers_line(Page("404", "Not found", "", None), "")
     Markup('')
     """
     kind = ("quoted" if page.slug == "claims" else "" if page.slug == "404" else
             "chapters" if page.slug == "" else "trained" if 'id="fig-008"' in body else
             "computed" if re.search(r'class="[^"]*\bnum\b', body) else "")
-    return Markup(NUMBERS[kind].format(places=spelled(PLACES)) if kind else "")
+    return Markup(NUMBERS[kind] if kind else "")
 
 
 def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:

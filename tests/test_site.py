@@ -322,11 +322,11 @@ def test_a_base_that_is_not_a_url_path_fails_before_anything_is_built(tmp_path, 
 
 
 FOOTERS = {  # page: what its footer says of the page's numbers (None: nothing, it has none)
-    "roles/index.html": "Every number on this page is computed by the attention package",
-    "lab/index.html": "Every number on this page is computed by the attention package",
+    "roles/index.html": "Every number on this page comes from the attention package",
+    "lab/index.html": "Every number on this page comes from the attention package",
     "bench/index.html": "FIG-008's trained-model weights were computed ahead of time by attention.trained",
-    "claims/index.html": "The numbers on this page are quoted from the sources cited with them",
-    "index.html": "Every number in the chapters is computed by the attention package",
+    "claims/index.html": "Each number on this page is what its claim says it is: quoted from a source, derived",
+    "index.html": "Every number in the chapters comes from the attention package",
     "404.html": None,
     "embed/index.html": None,
 }
@@ -344,5 +344,5 @@ def test_the_footer_says_what_is_true_of_each_pages_numbers(built_site, page):
         assert "number" not in footer, footer
     else:
         assert said in footer
-    computed = "Every number on this page is computed by the attention package"
+    computed = "Every number on this page comes from the attention package"
     assert (computed in footer) == (said is not None and page not in ("claims/index.html", "index.html"))

@@ -206,7 +206,10 @@ def test_a_state_outside_the_tables_asks_for_python_where_the_reader_is(phone, b
     assert in_view(page, f"{figure} .figure-notice .notice-action")
     p.allow()
     button.tap()
-    page.wait_for_selector(f'{figure} .runtime-status[data-state="ready"]', timeout=60000)
+    try:
+        page.wait_for_selector(f'{figure} .runtime-status[data-state="ready"]', timeout=90000)
+    except Exception:  # say where it stood, and what was refused
+        raise AssertionError((page.inner_text(f"{figure} .runtime-status"), p.refused, p.w.workers)) from None
     if where == "lab":
         page.wait_for_function("() => document.querySelector('#fig-003 [data-bind=query]').textContent.startsWith('[0.370')")
     else:

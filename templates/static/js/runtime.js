@@ -68,9 +68,9 @@ function measureTransfer() {
 function failure() {
   const message = status.offline
     ? "Python is not available offline on this device (it was never saved here), so this input " +
-      "cannot be computed; the numbers shown are for the last one that could."
-    : `Python could not start here (${status.reason}), so this input cannot be computed; the ` +
-      "numbers shown are for the last one that could.";
+      "cannot be checked or computed; the numbers shown are for the last one that could."
+    : `Python could not start here (${status.reason}), so this input cannot be checked or ` +
+      "computed; the numbers shown are for the last one that could.";
   return { ok: false, unavailable: true, errors: [{ field: "runtime", message }] };
 }
 

@@ -15,17 +15,19 @@ const MB = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 //   stale: the last input could not be computed; size: the runtime's bytes, as the build counted
 // @returns {{text: string, action: string | null, label: string}} action: "allow" | "retry"
 export function describe(runtime, { pending, source, stale, size }) {
-  const wire = runtime.transfer || size; // what this host sends (compressed where it compresses)
-  const download = wire ? `a one-time download of ${MB(wire)}` : "a large one-time download";
-  const progress = size ? ` (${(Math.min(runtime.loaded, size) / 1e6).toFixed(1)} of ${MB(size)})` : "";
+  // what this host sends (compressed where it compresses), once asked; till then, at most all
+  const wire = runtime.transfer ? MB(runtime.transfer) : size ? `up to ${MB(size)}` : "";
+  const download = wire ? `a one-time download of ${wire}` : "a large one-time download";
+  // (a share: the bytes counted are unpacked ones, which a compressed download is not)
+  const progress = size ? ` (${Math.floor((100 * Math.min(runtime.loaded, size)) / size)} %)` : "";
   const built = "computed when the site was built, by the same Python code";
   switch (runtime.state) {
     case "asking":
       return {
-        text: pending ? `This state needs Python, ${download}: load it to compute this state.`
+        text: pending ? `This state needs Python, ${download}: load it to check and compute this input.`
           : `The figures run Python in your browser, ${download}. Until you load it, clicks on ` +
             `nearby states are answered with values ${built}.`,
-        action: "allow", label: wire ? `Load Python (${MB(wire)})` : "Load Python",
+        action: "allow", label: wire ? `Load Python (${wire})` : "Load Python",
       };
     case "loading":
       return {

@@ -110,7 +110,7 @@ export function mount(root, store) {
     if (!s.answer.ok) { // the rows below belong to the last state Python computed
       root.classList.add("stale");
       status.textContent = "These rows are for the last state that could be computed; " + (s.answer.unavailable
-        ? "Python is not available here to compute this one." : "fix the input above.");
+        ? "Python is not available here to check and compute this one." : "fix the input above.");
       return;
     }
     const w = s.answer.data.whatif;
