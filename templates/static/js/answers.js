@@ -70,7 +70,9 @@ export function near(figure, address) {
   const mapURL = (document.body.dataset.near || "").split(" ").filter(Boolean)
     .map((u) => new URL(u, document.baseURI).href)
     .find((u) => new URL(u).pathname.split("/").pop().startsWith(`${figure}.`));
-  if (!mapURL || !address) return;
+  // Offline the tables of neighbours (fetched only on demand, never saved for offline use)
+  // cannot arrive: the next click goes to Python, and no failed request is made.
+  if (!mapURL || !address || navigator.onLine === false) return;
   if (!maps.has(mapURL)) {
     maps.set(mapURL, fetch(mapURL, { priority: "low" }).then((r) => (r.ok ? r.json() : []))
       .then((pairs) => new Map(pairs.map(([table, key]) => [key, new URL(table, mapURL).href])))
