@@ -308,16 +308,23 @@ def test_offline_without_a_saved_runtime_says_so_in_plain_words(browser, built_s
         _offline_without_a_saved_runtime(browser, base)
 
 
-def _offline_without_a_saved_runtime(browser, base):
+def _offline_on_the_lab_with_nothing_saved(browser, base):
+    """A visit that read only a chapter without live figures (the runtime is not saved), then
+    went offline and opened the lab: return its context, watched page and page."""
     context = browser.new_context()
     w = watch(context, base)
     page = w.page
-    page.goto(base + "roles/")  # a chapter with no live figure: the runtime is not saved
+    page.goto(base + "roles/")
     page.evaluate(WORKER_READY)
     page.wait_for_function("async () => (await caches.keys()).some(k => k.includes('-site-'))")
     page.wait_for_timeout(1000)  # the site cache fills
     context.set_offline(True)
     page.goto(base + "lab/")
+    return context, w, page
+
+
+def _offline_without_a_saved_runtime(browser, base):
+    context, w, page = _offline_on_the_lab_with_nothing_saved(browser, base)
     status = page.locator("#fig-003 .runtime-status")
     page.wait_for_selector('#fig-003 .runtime-status[data-state="failed"]', timeout=60000)
     text = status.inner_text()
@@ -334,15 +341,7 @@ def test_offline_a_valid_input_says_python_is_not_available_not_that_the_input_i
     """Offline, on a device that never saved Python, a lab input no table holds cannot be
     computed: the lab says why at its controls. It said "fix the input above" of a valid input."""
     with serving(built_site) as base:  # a fresh origin: nothing saved yet
-        context = browser.new_context()
-        w = watch(context, base)
-        page = w.page
-        page.goto(base + "roles/")  # a chapter with no live figure: the runtime is not saved
-        page.evaluate(WORKER_READY)
-        page.wait_for_function("async () => (await caches.keys()).some(k => k.includes('-site-'))")
-        page.wait_for_timeout(1000)  # the site cache fills
-        context.set_offline(True)
-        page.goto(base + "lab/")
+        context, w, page = _offline_on_the_lab_with_nothing_saved(browser, base)
         page.wait_for_selector('#fig-003 .runtime-status[data-state="failed"]', timeout=60000)
         page.fill("#lab-q1", "2")  # a valid query no table holds
         at_controls = page.locator("#fig-003 .lab-controls #lab-runtime-msg")
