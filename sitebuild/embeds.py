@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import functools
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
 from attention import bench, lab, toy
 from attention.numbers import spelled
 
-from . import embed_heights
+HEIGHTS = Path(__file__).with_name("embed_heights.json")  # written by tools/measure-embed-heights
+
+
+@functools.cache
+def heights() -> dict[str, dict[str, int]]:
+    """Return the measured heights: ``{embed id: {"desktop": px, "phone": px}}``."""
+    return json.loads(HEIGHTS.read_text(encoding="utf-8"))
 
 
 @dataclass(frozen=True)
@@ -32,13 +41,13 @@ class Embed:
 
     @property
     def height(self) -> int:
-        """Return the snippet's height: the figure measured at desktop width (embed_heights)."""
-        return embed_heights.read()[self.id]["desktop"]
+        """Return the snippet's height: the figure measured at desktop width."""
+        return heights()[self.id]["desktop"]
 
     @property
     def phone_height(self) -> int:
         """Return the figure's height measured at a phone's width (360 px)."""
-        return embed_heights.read()[self.id]["phone"]
+        return heights()[self.id]["phone"]
 
     @property
     def url(self) -> str:
