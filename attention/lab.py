@@ -14,7 +14,8 @@ import numpy as np
 from . import toy, whatif
 from .numbers import exact, fixed, shown, typed
 
-__all__ = ["LabInputError", "QUERY_LIMIT", "PAD_LIMIT", "T_RANGE", "T_SLIDER", "limits", "view"]
+__all__ = ["LabInputError", "QUERY_LIMIT", "PAD_LIMIT", "T_RANGE", "T_SLIDER", "limits",
+           "parse_temperature", "view"]
 
 QUERY_LIMIT = 1000.0  # each query coordinate stays within ±QUERY_LIMIT
 PAD_LIMIT = 3.0  # the pad shows queries within ±PAD_LIMIT
@@ -94,7 +95,7 @@ def _number(text, field: str, low: float, high: float, what: str) -> float:
     return x
 
 
-def _temperature(text) -> float:
+def parse_temperature(text) -> float:
     """Read the temperature, explaining why 0 and negative values cannot work."""
     try:
         t = float(reading(text) if isinstance(text, str) else text)
@@ -240,7 +241,7 @@ def view(query=("1", "1"), mask=None, temperature="1", move=None, pad=None, slid
     if slider is not None:
         t = _attempt(errors, slider_temperature, slider)
     else:
-        t = _attempt(errors, _temperature, temperature)
+        t = _attempt(errors, parse_temperature, temperature)
     q = _attempt(errors, _query, query, move, pad)  # (d_k,)
     allowed = _attempt(errors, _mask, mask)
     removed = _attempt(errors, _without, without)

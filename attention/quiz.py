@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import bench, bench_view, lab, whatif
+from . import bench, bench_input, bench_view, lab, whatif
 from .numbers import fixed, typed
 
 __all__ = ["COLD", "WARM", "view"]
@@ -59,7 +59,7 @@ def _weights(d: dict, temperature: str, shut: list[int]) -> np.ndarray | None:
     if not allowed[i].any():
         return None
     empty = ~allowed.any(axis=1)  # (n,): rows left with nothing fall back, as on the bench
-    t = bench_view._temperature(temperature, None)
+    t = bench_input.parse_temperature(temperature, None)
     mask = np.where(empty[:, None], causal, allowed)  # (n, n)
     return bench.trace(words, d["state"]["head"], t, mask=mask).weights[i]  # (n,)
 

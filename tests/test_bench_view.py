@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from attention import bench, bench_view
+from attention import bench, bench_drawing, bench_view, bench_whatif
 
 
 def test_default_view_is_the_pronoun_under_coreference():
@@ -59,7 +59,7 @@ def test_drawing_geometry():
     v = bench_view.view(temperature="3")
     d = v["drawing"]
     tray = d["tray_y"]
-    assert sum(s["height"] for s in d["strata"]) == pytest.approx(bench_view.TRAY_HEIGHT, abs=0.01)
+    assert sum(s["height"] for s in d["strata"]) == pytest.approx(bench_drawing.TRAY_HEIGHT, abs=0.01)
     assert d["strata"][0]["y"] + d["strata"][0]["height"] == pytest.approx(tray + 4 + 150, abs=0.01)
     assert [dial["state"] for dial in d["dials"]][7] == "dead"  # "left" comes after "she"
     assert d["plate"] == "÷ √8 ÷ T (3)"
@@ -84,7 +84,7 @@ def test_dials_read_the_raw_score_and_the_winner_stands_upright(sentence, head):
         for j, dial in enumerate(dials[: i + 1]):
             gap = scores[best] - scores[j]
             # upright for the best, flat at DIAL_SPAN below: the raw q·k, as caption 2 says
-            assert dial["angle"] == pytest.approx(-90 * min(gap / bench_view.DIAL_SPAN, 1), abs=0.01)
+            assert dial["angle"] == pytest.approx(-90 * min(gap / bench_drawing.DIAL_SPAN, 1), abs=0.01)
             assert dial["reading"] == f"{tr.scores[i, j]:.3f}".replace("-", "−")
             if j != best and gap > 1e-9:
                 assert dial["angle"] < 0 and not dial["best"]
@@ -112,7 +112,7 @@ def test_forty_words_wrap_into_rows_that_do_not_overlap():
     assert len(rows) == 5 and min(b - a for a, b in zip(rows, rows[1:])) >= 150
     for y in rows:
         xs = sorted(dial["x"] for dial in dials if dial["y"] == y)
-        assert len(xs) == bench_view.COLUMNS and min(b - a for a, b in zip(xs, xs[1:])) >= 90
+        assert len(xs) == bench_drawing.COLUMNS and min(b - a for a, b in zip(xs, xs[1:])) >= 90
     assert d["plate_box"]["y"] > max(rows) + 100  # the labels of the last row fit above it
     valves = d["valves"]
     assert len({(v["x"], v["y"]) for v in valves}) == 40
@@ -243,7 +243,7 @@ def test_without_scaling_ghost_needles_lean_root_eight_times_as_far(head, query,
         dial = v["drawing"]["dials"][g["index"]]
         assert (g["x"], g["y"]) == (dial["x"], dial["y"])  # on its own dial
         # an upright needle's tip: at the needle's length, past the rim when off the scale
-        assert g["end"] == -(v["drawing"]["needle"] + (bench_view.GHOST_PAST if g["off"] else 0))
+        assert g["end"] == -(v["drawing"]["needle"] + (bench_whatif.GHOST_PAST if g["off"] else 0))
 
 
 def test_ghosts_that_fall_off_the_scale_are_counted_in_the_note():
@@ -375,7 +375,7 @@ def test_the_whatif_layer_fits_in_the_taller_drawing(kwargs):
     lines = [line for line in w["note"] if line["x"] == 400]
     assert lines[0]["y"] == d["tray_y"] + 166 + 34  # the note starts below the old bottom
     assert height == lines[-1]["y"] + 16
-    assert all(len(line["text"]) <= bench_view.NOTE_CHARS for line in w["note"])
+    assert all(len(line["text"]) <= bench_whatif.NOTE_CHARS for line in w["note"])
     assert all(0 < line["y"] < height for line in w["note"])
 
 

@@ -1,0 +1,187 @@
+"""FIG-004's drawing: where every part of the bench sits, in SVG units, for one query.
+
+The drawing reads in the order of the formula: (1) the carriage holds q; (2) one dial per key
+reads the raw q·k, *before* the plate, the needle upright for the best match among the open
+keys and leaning left by how far below it a key reads; (3) the plate divides by √d_k and T;
+(4) the sealed reservoir; (5) the stopcocks share it by e^z; (6) the tray stacks the weights.
+Dials and stopcocks wrap into rows of ``COLUMNS`` so that 40 words stay readable; every
+position, angle, colour index, pattern index and text is computed here.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from . import bench, lab
+from .numbers import fixed, typed
+
+__all__ = ["COLUMNS", "DIAL_SPAN", "LABEL_MIN", "PALETTE", "PATTERNS", "TRAY_HEIGHT", "WIDTH",
+           "Layout", "dial_angle", "drawing", "handle", "layout", "look", "plain", "stack_strata"]
+
+WIDTH = 800  # the drawing's width in SVG units; everything scales with the page
+DIAL_SPAN = 20  # a needle lies flat for a raw q·k this far or more below the best open key
+PALETTE = 8  # word colours cycle through this many, by position ...
+PATTERNS = 5  # ... and each lap of the palette gets its own texture: 40 words, 40 looks
+COLUMNS = 8  # dials and stopcocks per row; more words wrap into further rows
+TRAY_HEIGHT = 150  # the core sample's full height: one unit of attention
+LABEL_MIN = 30  # a stratum this thick is labelled on a phone (large text), half this elsewhere
+
+
+def plain(x) -> int | float:
+    """Return x as an int when it is whole, so Jinja and JavaScript print it alike ("85").
+
+    >>> plain(85.0), plain(-0.0), plain(0.125)
+    (85, 0, 0.125)
+    """
+    x = float(x)
+    return int(x) if x == int(x) else x
+
+
+def look(j: int) -> dict:
+    """Return word j's colour (cycling through PALETTE) and texture (one per lap of it)."""
+    return {"colour": j % PALETTE, "pattern": (j // PALETTE) % PATTERNS}
+
+
+class Layout(NamedTuple):
+    """Where the drawing's stations sit (SVG units) for a sentence of n words."""
+
+    xs: list  # each word's x, in rows of COLUMNS
+    rows: list  # each word's row
+    plate: float  # the plate's top
+    tank: float  # the tank's top
+    valves: float  # the first row of stopcocks' centre
+    tray: float  # the tray's top
+    height: float  # the whole drawing
+
+
+DIAL_Y, DIAL_ROW, LABELS = 118, 176, 150  # first dial row's centre, row pitch, label room
+VALVE_ROW = 76  # stopcock row pitch
+
+
+def layout(n: int) -> Layout:
+    """Lay out n words: dials and stopcocks in rows of at most COLUMNS, stations below.
+
+    >>> layout(8).height, layout(40).height
+    (600, 1608)
+    """
+    cols = min(n, COLUMNS)
+    lines = -(-n // COLUMNS)
+    pitch = (WIDTH - 80) / cols  # at least 90: room for a word and its reading
+    xs = [plain(round(40 + pitch * (j % cols + 0.5), 3)) for j in range(n)]
+    plate = DIAL_Y + (lines - 1) * DIAL_ROW + LABELS
+    tank = plate + 36
+    valves = tank + 90
+    tray = valves + (lines - 1) * VALVE_ROW + 40
+    return Layout(xs, [j // cols for j in range(n)], plate, tank, valves, tray, tray + 166)
+
+
+CARRIAGE_HALF, RAIL = 62, (36, WIDTH - 36)  # the carriage's half-width; where it may ride
+
+
+def _carriage_x(x: float) -> float:
+    """Centre the carriage over the query's dial, but keep it on the rail, clear of the step
+    badges at the left edge (x 9 to 31): the first and last dials are nearer the edge.
+
+    >>> _carriage_x(85), _carriage_x(400), _carriage_x(715)
+    (98, 400, 702)
+    """
+    return min(max(x, RAIL[0] + CARRIAGE_HALF), RAIL[1] - CARRIAGE_HALF)
+
+
+def dial_angle(gap: float) -> float:
+    """Return a needle's angle for a key reading `gap` below the best open key: 0 (upright)
+    for the best, leaning left to -90 (flat) at DIAL_SPAN or more below.
+
+    >>> dial_angle(0.0), dial_angle(DIAL_SPAN / 2), dial_angle(3 * DIAL_SPAN)
+    (0.0, -45.0, -90.0)
+    """
+    return round(-90.0 * min(gap / DIAL_SPAN, 1.0), 2) + 0.0
+
+
+def _dials(words, scores, i, allowed, causal, rows, lay) -> list[dict]:
+    """Return one dial per key: it reads the raw q·k, as the table's q·k column does."""
+    top = scores[allowed].max()
+    out = []
+    for j, w in enumerate(words):
+        state = "live" if allowed[j] else "shut" if causal[j] else "dead"
+        gap = float(top - scores[j])
+        best = bool(allowed[j] and gap <= 0)
+        why = {"live": " (the best match)" if best else "", "shut": " (stopcock shut)",
+               "dead": " (comes later: masked)"}[state]
+        out.append({"index": j, "x": lay.xs[j], "y": DIAL_Y + lay.rows[j] * DIAL_ROW,
+                    "word": w, **look(j), "state": state, "best": best, "is_query": j == i,
+                    "angle": plain(dial_angle(gap) if allowed[j] else -90.0),
+                    "pinned": bool(allowed[j] and gap >= DIAL_SPAN),
+                    "reading": rows[j]["dot"]["text"],
+                    "label": f"{w}, word {j}: q·k {rows[j]['dot']['text']}{why}"})
+    return out
+
+
+def handle(is_open: bool) -> list[int]:
+    """Return a stopcock handle's line (x1, y1, x2, y2): along the pipe when open, across it
+    when shut."""
+    return [0, -11, 0, 11] if is_open else [-11, 0, 11, 0]
+
+
+def _valves(words, weights, i, allowed, causal, lay) -> list[dict]:
+    """Return one stopcock per key: open or shut, and the stream it lets through."""
+    out = []
+    for j, w in enumerate(words):
+        x, y = lay.xs[j], lay.valves + lay.rows[j] * VALVE_ROW
+        is_open = bool(allowed[j])
+        state = "open" if is_open else "shut" if causal[j] else "shut (it comes after the query)"
+        out.append({"index": j, "x": x, "y": y, "word": w, **look(j),
+                    "open": is_open, "can_turn": bool(causal[j]),
+                    "handle": handle(is_open),
+                    "stream": f"M 0 16 L 0 30 L {plain(round(WIDTH / 2 - x, 3))} {plain(lay.tray - y)}",
+                    "flow": plain(round(float(weights[j]) * 16.0, 3)),
+                    "label": f"Stopcock of {w} (word {j})", "state": state})
+    return out
+
+
+def stack_strata(words, weights, lay) -> list[dict]:
+    """Return the tray's strata, the first word at the bottom, thickness = weight."""
+    strata, y = [], float(lay.tray + 4 + TRAY_HEIGHT)
+    for j, w in enumerate(words):
+        h = float(weights[j] * TRAY_HEIGHT)
+        y -= h
+        strata.append({"index": j, **look(j), "y": plain(round(y, 3)),
+                       "height": plain(round(h, 3)),
+                       "label": h >= LABEL_MIN / 2, "wide": h >= LABEL_MIN,
+                       "label_y": plain(round(y + h / 2 + 5, 3)),
+                       "text": f"{w} {fixed(weights[j])}"})
+    return strata
+
+
+def drawing(words, tr, i, allowed, causal, t, rows) -> dict:
+    """Return the bench drawing's geometry in SVG units (FIG-004, templates/figures)."""
+    n = len(words)
+    lay = layout(n)
+    valves = _valves(words, tr.weights[i], i, allowed, causal, lay)
+    lines = sorted(set(lay.rows))
+    radius = 26
+    return {
+        "viewbox": f"0 0 {WIDTH} {lay.height}",
+        "callouts": [{"n": k, "y": y} for k, y in enumerate(
+            [40, DIAL_Y, lay.plate + 14, lay.tank + 28, lay.valves, lay.tray + 80], start=1)],
+        "needle": plain(round(radius * 0.9, 3)),
+        "face": f"M {-radius} 0 A {radius} {radius} 0 0 1 {radius} 0",  # open: no base line
+        "tick": [0, -radius, 0, -radius + 7], "hub": 3, "label_y": [18, 34],
+        "valve": {"radius": 16, "ring": 22, "pipe": [0, -26, 0, -16], "hit": [-32, -32, 64, 64]},
+        "legend": {"y": lay.plate - 44, "text": f"q·k before the plate: the needle stands upright "
+                   f"for the best open key and lies flat {DIAL_SPAN} or more below it"},
+        "stratum": {"x": 340, "width": 120, "label_x": 472},
+        "carriage": {"x": _carriage_x(lay.xs[i]), "y": 40, "word": words[i],
+                     "cells": [-56 + 14 * c for c in range(bench.D_K)]},
+        "dials": _dials(words, tr.scores[i], i, allowed, causal, rows, lay),
+        "plate": f"÷ √{bench.D_K}" + ("" if t == lab.NEUTRAL_T else f" ÷ T ({typed(t)})"),
+        "plate_box": {"y": lay.plate, "text_y": lay.plate + 19},
+        "tank": {"y": lay.tank, "fluid_y": lay.tank + 6, "text_y": lay.tank + 34},
+        "pipe": [lay.tank + 56, lay.valves - 26 + lines[-1] * VALVE_ROW],
+        "manifolds": [[min(v["x"] for v in valves if lay.rows[v["index"]] == r),
+                       max(v["x"] for v in valves if lay.rows[v["index"]] == r),
+                       lay.valves - 26 + r * VALVE_ROW] for r in lines],
+        "valves": valves,
+        "tray_y": lay.tray, "tray_height": TRAY_HEIGHT + 8,
+        "strata": stack_strata(words, tr.weights[i], lay),
+    }

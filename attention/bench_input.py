@@ -1,0 +1,109 @@
+"""Read the bench's inputs: the sentence, the head, word positions, shut stopcocks and T.
+
+Each reader raises ``BenchInputError`` naming the field a message belongs to, so the page
+can show it at that control. The view (``attention.bench_view``), the quiz and the URL
+reader share these parsers.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from . import bench, lab
+
+__all__ = ["BenchInputError", "check_head", "parse_position", "parse_sentence", "parse_shut",
+           "parse_temperature", "reading_note"]
+
+
+class BenchInputError(ValueError):
+    """Input the bench cannot use; ``field`` names where it came from."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+
+
+def parse_sentence(text) -> list[str]:
+    """Split the reader's sentence into lexicon words, or explain what is wrong.
+
+    >>> parse_sentence("The pilot saw it.")
+    ['the', 'pilot', 'saw', 'it']
+    >>> parse_sentence("the pilot sawe a brige")
+    Traceback (most recent call last):
+    attention.bench_input.BenchInputError: Not in the lexicon: “sawe” (try saw), “brige” (try bridge).
+    """
+    if not isinstance(text, str):
+        raise BenchInputError("sentence", "The sentence must be text.")
+    words = bench.tokenize(text[:2000])
+    if not words:
+        raise BenchInputError("sentence", "Type a sentence of at least one word.")
+    if len(words) > bench.MAX_WORDS:
+        raise BenchInputError("sentence", f"Use at most {bench.MAX_WORDS} words; "
+                                          f"this sentence has {len(words)}.")
+    unknown = [w for w in dict.fromkeys(words) if w not in bench.LEXICON]
+    if unknown:
+        parts = []
+        for w in unknown[:8]:
+            near = difflib.get_close_matches(w, bench.LEXICON.keys(), n=2, cutoff=0.7)
+            parts.append(f"“{w[:30]}”" + (f" (try {', '.join(near)})" if near else ""))
+        more = f" and {len(unknown) - 8} more" if len(unknown) > 8 else ""
+        raise BenchInputError("sentence", f"Not in the lexicon: {', '.join(parts)}{more}.")
+    return words
+
+
+def parse_position(value, field: str, n: int, what: str) -> int:
+    """Read a word position 0..n-1."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise BenchInputError(field, f"The {what} must be a word position.")
+    try:
+        i = int(value)
+    except (ValueError, OverflowError):
+        raise BenchInputError(field, f"The {what} must be a word position.") from None
+    if i != value and str(i) != value or not 0 <= i < n:
+        raise BenchInputError(field, f"The {what} must be a word position from 0 to {n - 1}.")
+    return i
+
+
+def check_head(head) -> None:
+    """Raise unless head names one of the bench's heads."""
+    if not isinstance(head, str) or head not in bench.HEADS:
+        raise BenchInputError("head", f"Choose one of the heads: {', '.join(bench.HEADS)}.")
+
+
+def parse_shut(value, n: int) -> list[bool]:
+    """Read the shut stopcocks: a list of word positions."""
+    if value is None:
+        return [False] * n
+    if not isinstance(value, list) or len(value) > bench.MAX_WORDS:
+        raise BenchInputError("shut", "The shut stopcocks must be a list of word positions.")
+    shut = [False] * n
+    for v in value:
+        shut[parse_position(v, "shut", n, "shut stopcock")] = True
+    return shut
+
+
+def parse_temperature(temperature, slider) -> float:
+    """Read the temperature from the field or the log-scaled slider (as in the lab)."""
+    try:
+        if slider is not None:
+            return lab.slider_temperature(slider)
+        return lab.parse_temperature(temperature)
+    except lab.LabInputError as exc:
+        raise BenchInputError("temperature", str(exc)) from None
+
+
+def reading_note(text, words: list[str]) -> str:
+    """Say how typed text was read, when the bench changed it ("" when it did not).
+
+    >>> reading_note("The car, then it!", ["the", "car", "then", "it"])
+    'Read as “the car then it”: lower-cased, punctuation dropped.'
+    >>> reading_note("the  car", ["the", "car"])
+    ''
+    """
+    if text is None:
+        return ""
+    plain = " ".join(text.split())
+    changes = [what for what, changed in (
+        ("lower-cased", plain != plain.lower()),
+        ("punctuation dropped", any(ch in text for ch in ".,;:!?"))) if changed]
+    return f"Read as “{' '.join(words)}”: {', '.join(changes)}." if changes else ""

@@ -1,0 +1,147 @@
+"""What if a step were missing, drawn on the bench: ghost needles, the stopcocks the missing
+mask would open, a second core sample and a note in words (FIG-004's what-if parts)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import bench, whatif
+from .bench_drawing import DIAL_SPAN, TRAY_HEIGHT, WIDTH, Layout, dial_angle, handle, plain, stack_strata
+
+__all__ = ["GHOST_PAST", "NOTE_CHARS", "whatif_drawing"]
+
+GHOST_TIP = 4  # the open circle at a ghost needle's tip ...
+GHOST_PAST = 10  # ... which a needle off the dial's scale carries this far past the rim
+SAMPLE_X = 194  # the counterfactual core sample's strata, left of the tray (which is at 336)
+SAMPLE_DROP = 12  # ... and this much lower: the streams pass just above the tray's top
+NOTE_CHARS = 42  # the note under the drawing wraps at this many characters (phone-sized text)
+NOTE_TOP, NOTE_LINE = 34, 36  # the note's first baseline below the tray's bottom, line pitch
+
+
+def _wrap(text: str, width: int = NOTE_CHARS) -> list[str]:
+    """Break a note into as few lines of at most ``width`` characters as it needs, at spaces,
+    and make them about equally long (no word left alone on the last line).
+
+    >>> _wrap("eᶻ overflows: 1.8×10³⁰⁸ is the largest double; the naive weights are undefined.")
+    ['eᶻ overflows: 1.8×10³⁰⁸ is the largest', 'double; the naive weights are undefined.']
+    >>> _wrap("one two three four", 14)
+    ['one two', 'three four']
+    """
+    def greedy(w: int) -> list[str]:
+        lines: list[str] = []
+        for word in text.split():
+            if lines and len(lines[-1]) + 1 + len(word) <= w:
+                lines[-1] += " " + word
+            else:
+                lines.append(word)
+        return lines
+
+    best = greedy(width)
+    for w in range(width - 1, 0, -1):  # the narrowest width that needs no more lines
+        lines = greedy(w)
+        if len(lines) > len(best) or max(map(len, lines)) > w:
+            break
+        best = lines
+    return best
+
+
+def _ghosts(keys: list[dict], dials: list[dict], t: float, needle: float) -> list[dict]:
+    """One ghost needle per key the counterfactual lets through, on the real dial's scale.
+
+    A real needle leans by its raw q·k below the best open key, flat at DIAL_SPAN: that is a
+    softmax input DIAL_SPAN / √d_k / T below the best. A ghost leans by its counterfactual
+    softmax input below the best key it may use, on that same scale (so without ÷√d_k it
+    leans √d_k times as far); one at or past flat is ``off`` the scale, and its tip is drawn
+    past the dial's rim. With the same input it stands exactly where the real needle does.
+    """
+    z = [k["z"]["value"] for k in keys]
+    top = max(z[k["index"]] for k in keys if k["open"])
+    flat = DIAL_SPAN / math.sqrt(bench.D_K) / t  # a softmax-input gap: the needle lies flat
+    out = []
+    for k in keys:
+        if k["open"]:
+            j, gap = k["index"], top - z[k["index"]]
+            off = bool(gap >= flat)
+            out.append({"index": j, "x": dials[j]["x"], "y": dials[j]["y"],
+                        "angle": plain(dial_angle(gap / flat * DIAL_SPAN)), "off": off,
+                        "end": plain(-(needle + GHOST_PAST) if off else -needle)})
+    return out
+
+
+def _whatif_note(w: dict, ghosts: list[dict], dials: list[dict],
+                 opened: int) -> list[tuple[str, bool]]:
+    """Say in words what the dashed parts show, and, when the naive softmax fails, that it
+    does (the drawing then has no weights to show): lines of (text, is the failure), each
+    sentence starting a line.
+
+    Without the max-shift alone every dashed needle lies on its real one (the shift changes
+    no gap between the scores), so the note names only the sample, and says why."""
+    title = w["title"][:1].lower() + w["title"][1:]
+    needles_move = bool({"scale", "mask"} & set(w["without"]))
+    shown = "Dashed needles and the left sample" if needles_move else "The left sample"
+    said = f"{shown}: {title}."
+    sentences = [said] if len(said) <= NOTE_CHARS else [f"{shown}:", f"{title}."]
+    if opened:
+        sentences.append(f"{opened} later stopcock{'s open' if opened > 1 else ' opens'}.")
+    cf = w["counterfactual"]
+    if not cf["failure"]:  # (with no weights, what the needles do matters less)
+        sentences.append(_needles_said(needles_move, ghosts, dials))
+    lines = [(line, False) for x in sentences for line in _wrap(x)]
+    if cf["failure"]:
+        lines += [(line, True) for line in _wrap(cf["message"] + ".")]
+    return lines
+
+
+def _needles_said(needles_move: bool, ghosts: list[dict], dials: list[dict]) -> str:
+    """What the dashed needles do: nothing (the max-shift alone), or how many leave the scale."""
+    if not needles_move:
+        return "The needles do not move: the max-shift changes no gap between the scores."
+    left = sum(g["off"] and dials[g["index"]]["state"] == "live" and not dials[g["index"]]["pinned"]
+               for g in ghosts)  # on the real dial's scale, off it without the steps
+    return ("No needle falls off the dial's scale." if not left else
+            "1 needle that was on the dial's scale falls off it." if left == 1 else
+            f"{left} needles that were on the dial's scale fall off it.")
+
+
+def whatif_drawing(w: dict, drawing: dict, lay: Layout, t: float) -> dict:
+    """Return the drawing's additions when steps are removed: a taller ``viewbox`` (room for
+    the note) and ``whatif``.
+
+    ``whatif``: ``{"tip": radius, "ghosts": [{"index", "x", "y", "angle", "off", "end"}]``
+    (one per key the counterfactual lets through; ``off``: at or past flat, off the scale;
+    ``end``: the upright needle's tip y, past the rim when off), ``"valves": [{"index",
+    "x", "y", "handle"}]`` (the stopcocks it opens, each with its open handle), ``"sample":
+    {"tray": {"x", "y", "width", "height"}, "x", "width", "label_x", "strata": [stratum]}``
+    (the counterfactual core sample; as ``strata``, plus ``word`` and ``number``; empty when
+    the naive softmax fails), ``"failure": str | None``, ``"note": [{"text", "x", "y",
+    "failure"}]}`` (lines of text under the tray, and in the empty sample when the naive
+    softmax fails).
+    """
+    keys = w["keys"]
+    ghosts = _ghosts(keys, drawing["dials"], t, drawing["needle"])
+    valves = [{"index": v["index"], "x": v["x"], "y": v["y"], "handle": handle(True)}
+              for v, k in zip(drawing["valves"], keys) if k["open"] and not v["open"]]
+    failure = w["counterfactual"]["failure"]
+    low = lay._replace(tray=lay.tray + SAMPLE_DROP)  # the sample's tray: lower than the real one
+    strata = [] if failure else [
+        {**s, "word": k["word"], "number": k["counterfactual"]["text"]}
+        for s, k in zip(stack_strata([k["word"] for k in keys],
+                                np.array([k["counterfactual"]["value"] for k in keys]), low), keys)]
+    lines = _whatif_note(w, ghosts, drawing["dials"], len(valves))
+    bottom = lay.height + NOTE_TOP
+    height = bottom + (len(lines) - 1) * NOTE_LINE + 16
+    sample = {"tray": {"x": SAMPLE_X - 4, "y": low.tray, "width": drawing["stratum"]["width"] + 8,
+                       "height": TRAY_HEIGHT + 8},
+              "x": SAMPLE_X, "width": drawing["stratum"]["width"], "label_x": SAMPLE_X - 12,
+              "strata": strata}
+    note = [{"text": line, "x": WIDTH // 2, "y": bottom + k * NOTE_LINE, "failure": bad}
+            for k, (line, bad) in enumerate(lines)]
+    if failure:  # the empty sample says why it is empty
+        mid = plain(SAMPLE_X + drawing["stratum"]["width"] / 2)
+        note += [{"text": text, "x": mid, "y": plain(low.tray + TRAY_HEIGHT / 2 + dy),
+                  "failure": True} for text, dy in zip(whatif.NO_WEIGHTS.split(), (-6, 30))]
+    return {"viewbox": f"0 0 {WIDTH} {height}",
+            "whatif": {"tip": GHOST_TIP, "ghosts": ghosts,
+                       "valves": valves, "sample": sample, "failure": failure, "note": note}}
