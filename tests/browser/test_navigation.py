@@ -459,3 +459,21 @@ def test_back_after_a_header_link_comes_back_to_where_the_reader_was(booted, wid
     page.wait_for_function("() => document.querySelector('#fig-002')")
     page.wait_for_function(f"() => Math.abs(scrollY - {y}) < 2", timeout=5000)
     assert page.evaluate(SAME)
+
+
+@pytest.mark.parametrize("path", ["/bench/?query=3", "/embed/fig-002/?query=grid&theme=dark"])
+def test_an_address_with_a_doubled_slash_still_keeps_the_state(visit, path):
+    """A tampered or mistyped address, http://host//bench/: its path starts "//", which the
+    history API read as another host ("//bench/…") and refused with a SecurityError, so the
+    state was never written back and the page threw."""
+    page = visit.page
+    page.goto(visit.base + path)  # base ends with "/": the path begins "//"
+    assert page.evaluate("location.pathname").startswith("//")
+    if "bench" in path:
+        page.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]')"
+                               ".textContent === 'the'")
+        page.click('#fig-005 tr[data-index="1"] button')
+        page.wait_for_function("() => location.search.includes('query=1')")
+    else:
+        page.wait_for_function("() => !location.search.includes('theme')")  # the embed's own write
+    assert page.evaluate("location.pathname").startswith("//") and page.url.startswith(visit.base)

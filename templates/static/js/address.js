@@ -28,7 +28,15 @@ export function flush() {
   const { path, query } = waiting;
   waiting = null;
   if (location.pathname !== path) return; // another page has been swapped in meanwhile
-  history.replaceState(history.state, "", `${path}${query ? `?${query}` : ""}${location.hash}`);
+  history.replaceState(history.state, "", withQuery(query));
+}
+
+/** This page's address with `query` as its search, whole: a path alone would be read as
+ * another host when it begins "//" (http://host//bench/), and the history API refuses that. */
+export function withQuery(query) {
+  const url = new URL(location.href);
+  url.search = query;
+  return url.href;
 }
 
 /** A navigation that starts while a write waits: the write belongs to the entry being left

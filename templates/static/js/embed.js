@@ -1,6 +1,7 @@
 // An embedded figure: the course page may fix its colours (theme=light|dark), and the
 // figure tells its parent page how tall it is, whenever that changes.
 
+import { withQuery } from "./address.js";
 import { forceScheme } from "./theme.js";
 
 // Runs before page.js reads the address: the theme is the host page's choice, not figure state.
@@ -9,8 +10,7 @@ const theme = params.get("theme");
 if (params.has("theme")) {
   if (theme === "light" || theme === "dark") forceScheme(theme);
   params.delete("theme");
-  const query = params.toString();
-  history.replaceState(history.state, "", `${location.pathname}${query ? `?${query}` : ""}${location.hash}`);
+  history.replaceState(history.state, "", withQuery(params.toString()));
 }
 
 const id = document.body.dataset.embedId;
