@@ -19,28 +19,13 @@ import functools
 import json
 import math
 
-from . import bench_view, delta, export, figures, lab, quiz, trained_view, urlstate
+from . import bench_view, builders, export, lab, registry
+from .builders import RequestError
 
 __all__ = ["MAX_REQUEST", "handle", "handle_json"]
 
 MAX_REQUEST = 20_000  # characters; a real request is a few hundred
 MAX_DEPTH = 20  # nesting levels; a real request has three, and deep JSON exhausts Pyodide's stack
-
-
-class RequestError(ValueError):
-    """A request the bridge cannot serve; ``field`` names the part at fault."""
-
-    def __init__(self, message: str, field: str | None = None):
-        super().__init__(message)
-        self.field = field
-
-
-def _fig_002(state: dict) -> dict:
-    """Answer FIG-002 for a query token."""
-    query = state.get("query", "rises")
-    if not isinstance(query, str):
-        raise RequestError("The query must be a token name.", "query")
-    return figures.fig_002(query)
 
 
 def _export(state: dict) -> dict:
@@ -49,44 +34,27 @@ def _export(state: dict) -> dict:
     of, figure_state = state.get("of"), state.get("state", {})
     of = of if isinstance(of, str) else ""
     if "url" in state:
-        source = export.URL_STATE.get(of, of)
-        url_state = _url_state(source, state["url"]) if source in urlstate.PARAMETERS else ({}, [])
-        figure_state = url_state[0]
+        source = next((f.state for f in registry.FIGURES if f.embed == of), None)
+        figure_state = _url_state(source, state["url"])[0] if source else {}
     if not isinstance(figure_state, dict):
         raise RequestError("The state to export must be an object.", "state")
-    table = export.export(of, figure_state)
+    table = registry.export(of, figure_state)
     return {"filename": export.filename(table), "csv": export.to_csv(table), "json": table}
 
 
-def _bench(state: dict) -> dict:
-    """Answer the bench; leave out the matrix when the request's ``have`` names the one the
-    page already holds (attention.delta)."""
-    state = dict(state)
-    try:
-        have = delta.read_have(state.pop("have", None))
-    except ValueError as exc:
-        raise bench_view.BenchInputError("have", str(exc)) from None
-    return delta.trim(trained_view.with_pick(bench_view.view, state), have)
-
-
-FIGURES = {  # name: (builder taking the state as a dict, the fields a request may set)
-    "bench": (_bench,
-              {"sentence", "head", "query", "temperature", "slider", "shut", "without", "trained",
-               "have"}),
+FIGURES = dict(sorted({  # name: (builder taking the state as a dict, the fields a request may set)
+    **{state.name: (state.answer, state.fields) for state in registry.STATES.values()},
     "export": (_export, {"of", "state", "url"}),
-    "fig-002": (_fig_002, {"query"}),
-    "lab": (lambda state: lab.view(**state),
-            {"query", "mask", "temperature", "move", "pad", "slider", "without"}),
-    "quiz": (lambda state: quiz.view(**state),  # the bench's questions for a bench state
+    "quiz": (builders.answer_quiz,  # the bench's questions for a bench state
              {"sentence", "head", "query", "temperature", "shut", "without"}),
-}
+}.items()))
 
 
 def _url_state(name: str, params) -> tuple[dict, list[str]]:
     """Read a figure's state from the page's URL parameters (a flat object of strings)."""
     if not isinstance(params, dict):
         raise RequestError("The URL state must be an object of parameters.", "url")
-    return urlstate.from_url(name, params)
+    return registry.from_url(name, params)
 
 
 def handle(request) -> dict:
@@ -98,19 +66,19 @@ def handle(request) -> dict:
         raise RequestError(f"Unknown figure; expected one of {', '.join(FIGURES)}.", "figure")
     builder, fields = FIGURES[name]
     state = {k: v for k, v in request.items() if k != "figure"}
-    allowed = fields | ({"url"} if name in urlstate.PARAMETERS else set())
+    allowed = fields | ({"url"} if name in registry.STATES else set())
     unknown = sorted(set(state) - allowed, key=str)
     if unknown:
         raise RequestError(f"Unknown field {str(unknown[0])[:40]!r} for {name}.", str(unknown[0])[:40])
     notices = []
-    if "url" in state and name in urlstate.PARAMETERS:
+    if "url" in state and name in registry.STATES:
         if len(state) > 1:
             raise RequestError("Send either the URL state or the figure's state, not both.", "url")
         state, notices = _url_state(name, state["url"])
     data = builder(state)
     answer = {"ok": True, "figure": name, "data": data}
-    if name in urlstate.PARAMETERS:
-        answer["url"] = urlstate.to_url(name, data)
+    if name in registry.STATES:
+        answer["url"] = registry.to_url(name, data)
         answer["notices"] = notices
     return answer
 

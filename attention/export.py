@@ -17,10 +17,11 @@ import numpy as np
 
 from . import bench, bench_view, figures, lab, toy, whatif
 
-__all__ = ["FIGURES", "URL_STATE", "export", "filename", "to_csv"]
+__all__ = ["export_bench", "export_bench_matrix", "export_fig_001", "export_fig_002", "export_lab",
+           "filename", "to_csv"]
 
 
-def _fig_001(state: dict) -> dict:
+def export_fig_001(state: dict) -> dict:
     """FIG-001: each token's input and its three roles."""
     rows = [[r["token"], *[x for role in "XQKV" for x in r[role]["value"]]]
             for r in figures.fig_001()["rows"]]
@@ -28,7 +29,7 @@ def _fig_001(state: dict) -> dict:
     return {"columns": cols, "rows": rows}
 
 
-def _fig_002(state: dict) -> dict:
+def export_fig_002(state: dict) -> dict:
     """FIG-002: one query's scores, weights and weighted contributions."""
     d = figures.fig_002(**state)
     rows = [[r["token"], r["score"]["value"], r["scaled"]["value"], r["weight"]["value"],
@@ -54,7 +55,7 @@ def _without(cf, r: int, c: int) -> list:
 WITHOUT_COLUMNS = ["without", "without_z", "without_exp", "without_weight", "without_failure"]
 
 
-def _lab(state: dict) -> dict:
+def export_lab(state: dict) -> dict:
     """The lab: every stage for every key; each row also carries the state it was made
     from (q, T, the key's switch) and the output, so a file stands on its own."""
     d = lab.view(**state)
@@ -103,7 +104,7 @@ def _bench_cf(d: dict):
                                  causal=bench.causal_mask(n), without=removed)
 
 
-def _bench(state: dict) -> dict:
+def export_bench(state: dict) -> dict:
     """The bench's working table for the current query, each row carrying the state
     (sentence, head, query position and word, T); a later key and a shut one are told
     apart (``causal_masked``, ``shut``)."""
@@ -124,7 +125,7 @@ def _bench(state: dict) -> dict:
                             "sentence": d["whatif"]["sentence"]}} if cf else {})}
 
 
-def _bench_matrix(state: dict) -> dict:
+def export_bench_matrix(state: dict) -> dict:
     """The whole attention matrix of the current head: one row per (query, key) pair."""
     d = bench_view.view(**state)
     s, words, cf = d["state"], d["sentence"]["words"], _bench_cf(d)
@@ -140,25 +141,6 @@ def _bench_matrix(state: dict) -> dict:
             "sentence": d["sentence"]["text"]}
 
 
-URL_STATE = {"bench-table": "bench", "bench-matrix": "bench", "trained": "bench"}  # exports that read the bench's URL
-
-FIGURES = {"fig-001": _fig_001, "fig-002": _fig_002, "lab": _lab, "bench": _bench,
-           "bench-table": _bench, "bench-matrix": _bench_matrix}
-
-
-def export(figure: str, state: dict | None = None) -> dict:
-    """Return a figure's numbers for a state: ``{"columns", "rows", ...context}``.
-
-    >>> e = export("fig-002", {"query": "grid"})
-    >>> e["columns"][:4], [round(r[3], 3) for r in e["rows"]]
-    (['key', 'score', 'scaled', 'weight'], [0.401, 0.198, 0.401])
-    """
-    if figure not in FIGURES:
-        raise ValueError(f"no export for {figure!r}; choose one of {', '.join(FIGURES)}")
-    state = {k: v for k, v in (state or {}).items() if k != "trained"}  # FIG-008's own choice
-    return {"figure": figure, **FIGURES[figure](state)}
-
-
 def _slug(text: str) -> str:
     """Keep a file name to letters, digits, dots and dashes."""
     return re.sub(r"[^A-Za-z0-9.\-]+", "_", text).strip("_")
@@ -167,6 +149,7 @@ def _slug(text: str) -> str:
 def filename(table: dict) -> str:
     """Name a download by its state, without the extension.
 
+    >>> from attention.registry import export
     >>> filename(export("bench", {"query": 6}))
     'attention-bench-bench-coreference-q6-T1'
     >>> filename(export("lab", {"query": ["-0.5", "2"], "without": ["shift"]}))

@@ -6,7 +6,7 @@ figure's neighbours are declared here and nowhere else: a new control that sends
 request is one more line in its figure's function. A request must be what the page's widget
 really sends, field for field, since the table is keyed by it (see ``key``).
 
->>> [r["query"] for r in neighbours("fig-002", {"query": {"token": "rises"}})]
+>>> [r["query"] for r in fig_002_neighbours({"query": {"token": "rises"}})]
 ['grid', 'load', 'rises']
 >>> key({"query": "grid", "figure": "fig-002"})
 '{"figure":"fig-002","query":"grid"}'
@@ -19,7 +19,7 @@ import json
 from . import bench, toy
 from .numbers import typed
 
-__all__ = ["FIGURES", "key", "neighbours"]
+__all__ = ["bench_neighbours", "fig_002_neighbours", "key", "lab_neighbours"]
 
 
 def key(request: dict) -> str:
@@ -52,12 +52,12 @@ def _check_no_floats(value) -> None:
             _check_no_floats(v)
 
 
-def _fig_002(data: dict) -> list[dict]:
+def fig_002_neighbours(data: dict) -> list[dict]:
     """FIG-002: a click on any row makes that token the query (fig002.js)."""
     return [{"figure": "fig-002", "query": token} for token in toy.TOKENS]
 
 
-def _lab(data: dict) -> list[dict]:
+def lab_neighbours(data: dict) -> list[dict]:
     """The lab: its fields as typed, plus one change (lab.js reads every field per request)."""
     base = {"figure": "lab", "query": list(data["fields"]), "mask": list(data["mask"]),
             "temperature": data["temperature"]["text"], **_removed(data)}
@@ -94,7 +94,7 @@ def _without(base: dict, data: dict) -> list[dict]:
     return out
 
 
-def _bench(data: dict) -> list[dict]:
+def bench_neighbours(data: dict) -> list[dict]:
     """The bench: its whole state, plus one change (bench.js sends the last good state)."""
     state = data["state"]
     base = {"figure": "bench", **state, **_removed(data)}
@@ -114,11 +114,3 @@ def _bench(data: dict) -> list[dict]:
           if 0 <= data["slider"] + step <= 1000],  # the slider's arrow keys
         *_without(base, data),  # a what-if toggle
     ]
-
-
-FIGURES = {"fig-002": _fig_002, "lab": _lab, "bench": _bench}  # name in the bridge: neighbours
-
-
-def neighbours(figure: str, data: dict) -> list[dict]:
-    """Return the requests one click away from a figure's state (the bridge's answer data)."""
-    return FIGURES[figure](data)

@@ -11,14 +11,10 @@ from __future__ import annotations
 
 from . import bench, bench_view, lab, toy, trained_view, whatif
 
-__all__ = ["MAX_VALUE", "PARAMETERS", "from_url", "to_url"]
+__all__ = ["MAX_VALUE", "apply_bench", "apply_fig_002", "apply_lab", "bench_url", "fig_002_url",
+           "lab_url", "read"]
 
 MAX_VALUE = 500  # characters; a 40-word sentence fits easily
-PARAMETERS = {
-    "fig-002": ("query",),
-    "lab": ("q", "mask", "t", "without"),
-    "bench": ("sentence", "head", "query", "t", "shut", "without", "trained"),
-}
 
 
 def _shown(value: str) -> str:
@@ -34,14 +30,14 @@ def _bits(value: str, n: int) -> list[bool]:
     return [p == "1" for p in parts]
 
 
-def _fig_002(params: dict) -> dict:
-    """FIG-002's query token."""
-    if params["query"] not in toy.TOKENS:
+def apply_fig_002(name: str, value: str, state: dict) -> None:
+    """Apply FIG-002's one parameter, its query token, to state, or raise ValueError."""
+    if value not in toy.TOKENS:
         raise ValueError(f"choose one of {', '.join(toy.TOKENS)}")
-    return {"query": params["query"]}
+    state["query"] = value
 
 
-def _lab(name: str, value: str, state: dict) -> None:
+def apply_lab(name: str, value: str, state: dict) -> None:
     """Apply one lab parameter to state, or raise ValueError saying why it cannot."""
     if name == "q":
         parts = value.split(",")
@@ -57,8 +53,8 @@ def _lab(name: str, value: str, state: dict) -> None:
         state["temperature"] = value
 
 
-def _bench(name: str, value: str, state: dict) -> None:
-    """Apply one bench parameter to state (in PARAMETERS order), or raise ValueError."""
+def apply_bench(name: str, value: str, state: dict) -> None:
+    """Apply one bench parameter to state (in the order of its parameters), or raise ValueError."""
     key = {"t": "temperature"}.get(name, name)
     if name == "shut":
         parts = value.split(",") if value else []
@@ -76,9 +72,8 @@ def _bench(name: str, value: str, state: dict) -> None:
     bench_view.view(**state)  # the bench's own checks, against the state so far
 
 
-def _without(figure: str, value: str) -> tuple[list[str], list[str]]:
+def _without(offered: tuple[str, ...], value: str) -> tuple[list[str], list[str]]:
     """Read "scale,shift": (the steps kept, in canonical order; a notice per bad value)."""
-    offered = ("scale", "shift") if figure == "lab" else whatif.STEPS
     kept, notices = [], []
     for part in dict.fromkeys(value.split(",")):
         if part in offered:
@@ -91,23 +86,23 @@ def _without(figure: str, value: str) -> tuple[list[str], list[str]]:
     return list(whatif.steps(kept)), notices[:5]
 
 
-def from_url(figure: str, params: dict) -> tuple[dict, list[str]]:
-    """Return (state for the figure's view, notices about parameters that were ignored).
+def read(params: dict, parameters: tuple[str, ...], apply, steps: tuple[str, ...] = ()
+         ) -> tuple[dict, list[str]]:
+    """Return (state, notices about parameters that were ignored) for a figure whose URL
+    takes ``parameters``, each applied in that order by ``apply(name, value, state)``, and
+    ``without`` the what-if ``steps`` it offers (attention.registry.from_url names them).
 
-    >>> from_url("lab", {"q": "0,0", "t": "abc"})
+    >>> read({"q": "0,0", "t": "abc"}, ("q", "mask", "t"), apply_lab)
     ({'query': ['0', '0']}, ['Ignored t=abc: “abc” is not a number.'])
-    >>> from_url("bench", {"head": "<script>", "query": "2"})
-    ({'query': 2}, ['Ignored head=<script>: Choose one of the heads: previous-token, sink, coreference, verb-lookup.'])
     """
-    if figure not in PARAMETERS or not isinstance(params, dict):
-        raise ValueError(f"no URL state for {figure!r}")
+    if not isinstance(params, dict):
+        raise ValueError("no URL state: the parameters must be an object")
     notices, state = [], {}
-    known = PARAMETERS[figure]
-    unknown = [str(name) for name in params if name not in known]
+    unknown = [str(name) for name in params if name not in parameters]
     notices += [f"Ignored unknown parameter {_shown(name)}." for name in unknown[:5]]
     if len(unknown) > 5:
         notices.append(f"Ignored {len(unknown) - 5} more unknown parameters.")
-    for name in known:
+    for name in parameters:
         if name not in params:
             continue
         value = params[name]
@@ -115,18 +110,13 @@ def from_url(figure: str, params: dict) -> tuple[dict, list[str]]:
             notices.append(f"Ignored {name}: longer than {MAX_VALUE} characters.")
             continue
         if name == "without":  # the what-if steps, each value on its own
-            kept, dropped = _without(figure, value)
+            kept, dropped = _without(steps, value)
             notices += dropped
             state = {**state, "without": kept} if kept else state
             continue
         trial = dict(state)
         try:
-            if figure == "fig-002":
-                trial = _fig_002(params)
-            elif figure == "lab":
-                _lab(name, value, trial)
-            else:
-                _bench(name, value, trial)
+            apply(name, value, trial)
         except (ValueError, TypeError) as exc:
             reason = str(exc).rstrip(".")
             notices.append(f"Ignored {name}={_shown(value)}: {reason[:1].upper()}{reason[1:]}.")
@@ -135,19 +125,29 @@ def from_url(figure: str, params: dict) -> tuple[dict, list[str]]:
     return state, notices
 
 
-def to_url(figure: str, data: dict) -> dict:
-    """Return the URL parameters that reopen a view (the output of the figure's builder).
+def _removed(data: dict) -> dict:
+    """The what-if steps a view removes, as URL parameters ({} when none)."""
+    removed = data.get("whatif", {}).get("without")
+    return {"without": ",".join(removed)} if removed else {}
 
-    >>> to_url("lab", lab.view(["0.5", "1"], temperature="2"))
+
+def fig_002_url(data: dict) -> dict:
+    """Return the URL parameters that reopen FIG-002's view."""
+    return {"query": data["query"]["token"]}
+
+
+def lab_url(data: dict) -> dict:
+    """Return the URL parameters that reopen a lab view.
+
+    >>> lab_url(lab.view(["0.5", "1"], temperature="2"))
     {'q': '0.5,1', 'mask': '1,1,1', 't': '2'}
     """
-    if figure == "fig-002":
-        return {"query": data["query"]["token"]}
-    removed = data.get("whatif", {}).get("without")
-    extra = {"without": ",".join(removed)} if removed else {}
-    if figure == "lab":
-        return {"q": ",".join(data["fields"]), "mask": ",".join("1" if m else "0" for m in data["mask"]),
-                "t": data["temperature"]["text"], **extra}
+    return {"q": ",".join(data["fields"]), "mask": ",".join("1" if m else "0" for m in data["mask"]),
+            "t": data["temperature"]["text"], **_removed(data)}
+
+
+def bench_url(data: dict) -> dict:
+    """Return the URL parameters that reopen a bench view (the default sentence left out)."""
     s = data["state"]
     url = {"sentence": s["sentence"], "head": s["head"], "query": str(s["query"]),
            "t": s["temperature"]}
@@ -157,4 +157,4 @@ def to_url(figure: str, data: dict) -> dict:
         url["trained"] = s["trained"]
     if s["sentence"] == " ".join(bench.DEFAULT_SENTENCE):
         del url["sentence"]
-    return {**url, **extra}
+    return {**url, **_removed(data)}

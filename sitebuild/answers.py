@@ -30,23 +30,37 @@ import sys
 from pathlib import Path
 from urllib.parse import parse_qsl, urljoin, urlsplit
 
-from attention import bridge, export, neighbours, urlstate
+from attention import bridge, neighbours, registry
 
 from . import runtime
 
-__all__ = ["DIR", "TABLES", "for_page", "link_states", "requests", "tables"]
+__all__ = ["DIR", "exports", "for_page", "link_states", "requests", "table_names", "tables", "widgets"]
 
 DIR = "answers/"  # below static/
 SCRIPT = Path(__file__).with_name("answers.mjs")
 NODE_TIMEOUT = 300  # seconds
-EXPORTS = {"fig-001": "fig-001", "fig-002": "fig-002", "lab": "lab", "bench": "bench",
-           "bench-table": "bench", "bench-matrix": "bench"}  # export (data-embed): its table
-TABLES = sorted({*neighbours.FIGURES, *EXPORTS.values()})  # one table per name
-WIDGETS = {"fig-002": "fig-002", "lab": "lab", "bench": "bench"}  # data-widget: bridge figure
 _HREF = re.compile(r'href="([^"#]*\?[^"#]*)(?:#[^"]*)?"')
-_PAGE_OF = {"mixture/": "fig-002", "lab/": "lab", "bench/": "bench", "embed/fig-002/": "fig-002",
-            "embed/lab/": "lab", "embed/bench/": "bench", "embed/bench-table/": "bench",
-            "embed/bench-matrix/": "bench"}  # a page's path: the figure its URL state sets
+
+
+def exports() -> dict[str, str]:
+    """Each download (its figure's data-embed) and the table that holds its numbers."""
+    return {f.embed: f.table for f in registry.FIGURES if f.export}
+
+
+def table_names() -> list[str]:
+    """The names of the tables, one per live state and per download's table."""
+    return sorted({*registry.STATES, *exports().values()})
+
+
+def widgets() -> dict[str, str]:
+    """Each data-widget whose page fetches a table, and that table."""
+    return {f.widget: f.table for f in registry.FIGURES if f.widget and f.table}
+
+
+def _page_of() -> dict[str, str]:
+    """Each page whose address sets a live state (a chapter, an embed), and that state."""
+    return {**{f"{f.chapter}/": f.state for f in registry.FIGURES if f.state},
+            **{f"embed/{f.embed}/": f.state for f in registry.FIGURES if f.state}}
 
 
 def link_states(bodies: dict[str, str]) -> dict[str, list[dict]]:
@@ -58,10 +72,11 @@ def link_states(bodies: dict[str, str]) -> dict[str, list[dict]]:
     {'bench': [{'head': 'sink', 't': '2'}]}
     """
     found: dict[str, list[dict]] = {}
+    pages = _page_of()
     for path, body in bodies.items():
         for href in _HREF.findall(body):
             target = urlsplit(urljoin("/" + path, html.unescape(href)))
-            figure = _PAGE_OF.get(target.path.lstrip("/"))
+            figure = pages.get(target.path.lstrip("/"))
             params = dict(parse_qsl(target.query, keep_blank_values=True))
             if figure and params and params not in found.setdefault(figure, []):
                 found[figure].append(params)
@@ -75,18 +90,18 @@ def _answer(request: dict) -> dict:
 
 def requests(links: dict[str, list[dict]]) -> dict[str, list[dict]]:
     """Return every request each table answers: one click from each figure's first states."""
-    out: dict[str, list[dict]] = {name: [] for name in TABLES}
-    for figure in neighbours.FIGURES:
+    out: dict[str, list[dict]] = {name: [] for name in table_names()}
+    for figure in registry.STATES:
         linked = [{"figure": figure, "url": p} for p in links.get(figure, [])]
         starts = [{"figure": figure}, *linked]
         out[figure] += linked  # page.js asks for the state a link opens, then its neighbours
         for start in starts:
             answer = _answer(start)
             if answer["ok"]:
-                out[figure] += neighbours.neighbours(figure, answer["data"])
-    for of, table in EXPORTS.items():  # "Numbers as CSV" for what a page first shows
-        source = export.URL_STATE.get(of, of)  # the figure whose URL state it reads
-        params = [{}] + (links.get(source, []) if source in urlstate.PARAMETERS else [])
+                out[figure] += registry.neighbours(figure, answer["data"])
+    for of, table in exports().items():  # "Numbers as CSV" for what a page first shows
+        source = registry.embed(of).state  # the state whose URL it reads
+        params = [{}] + (links.get(source, []) if source else [])
         out[table] += [{"figure": "export", "of": of, "url": p} for p in params]
     return {name: list({neighbours.key(r): r for r in reqs}.values()) for name, reqs in out.items()}
 
@@ -156,7 +171,7 @@ def follow_ups(wanted: dict[str, list[dict]], by_text: dict[str, str]) -> dict[s
     """The requests a page sends once it has drawn one of these answers, per table: the
     bench's "Predict, then reveal" questions for that state (quiz.js), and the addresses that
     open it (a link a click wrote, read back by Back, or one a teacher typed shorter)."""
-    defaults = {figure: _answer({"figure": figure}).get("url") or {} for figure in WIDGETS.values()}
+    defaults = {figure: _answer({"figure": figure}).get("url") or {} for figure in widgets().values()}
     out: dict[str, list[dict]] = {name: [] for name in wanted}
     for name, reqs in wanted.items():
         for r in reqs:
@@ -270,7 +285,7 @@ def _near(wanted, held, by_text, generator, wheel, log) -> dict[str, str]:
             answer = json.loads(by_text[json.dumps(r, ensure_ascii=False)])
             if r["figure"] == name and answer["ok"] and answer.get("url") is not None:
                 starts.append((neighbours.key({"figure": name, "url": answer["url"]}),
-                               neighbours.neighbours(name, answer["data"])))
+                               registry.neighbours(name, answer["data"])))
         near = {f"{name}:{i}": reqs for i, (_, reqs) in enumerate(starts)}
         more, _ = _answer_all(near, by_text, wheel, log)
         addresses_map = {}
@@ -295,8 +310,9 @@ def near_for_page(body: str) -> list[str]:
     >>> near_for_page('<div data-widget="bench">'), near_for_page('<div data-widget="lab">')
     (['near/bench.json'], [])
     """
-    return [f"{NEAR_DIR}{name}.json" for name in NEAR if name in
-            {WIDGETS[w] for w in re.findall(r'data-widget="([^"]+)"', body) if w in WIDGETS}]
+    widget = widgets()
+    shown = {widget[w] for w in re.findall(r'data-widget="([^"]+)"', body) if w in widget}
+    return [f"{NEAR_DIR}{name}.json" for name in NEAR if name in shown]
 
 
 def for_page(body: str) -> list[str]:
@@ -305,7 +321,8 @@ def for_page(body: str) -> list[str]:
     >>> for_page('<figure data-embed="bench-table" data-export><div data-widget="bench">')
     ['answers/bench.json']
     """
-    names = {WIDGETS[w] for w in re.findall(r'data-widget="([^"]+)"', body) if w in WIDGETS}
-    names |= {EXPORTS[e] for e in re.findall(r'data-embed="([^"]+)"[^>]*data-export', body)
-              if e in EXPORTS}
+    widget, export = widgets(), exports()
+    names = {widget[w] for w in re.findall(r'data-widget="([^"]+)"', body) if w in widget}
+    names |= {export[e] for e in re.findall(r'data-embed="([^"]+)"[^>]*data-export', body)
+              if e in export}
     return [f"{DIR}{name}.json" for name in sorted(names)]

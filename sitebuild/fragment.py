@@ -14,13 +14,13 @@ import re
 from pathlib import Path
 from urllib.parse import parse_qsl
 
-from attention import export, urlstate
+from attention import registry as figure_registry
 
 from .claims import load_ledger
 from .embeds import registry
 from .errors import BuildError
 from .render import Page, PageRenderer, make_env
-from .site import FIGURES, TEMPLATES
+from .site import TEMPLATES
 
 WRAPPER = "attention-bench-fragment"
 THEMES = ("light", "dark", "auto")
@@ -163,12 +163,12 @@ def fragment(embed_id: str, url: str = "", site_url: str = "", css: bool = True,
     embeds = {e.id: e for e in registry()}
     if embed_id not in embeds:
         raise BuildError(f"unknown figure {embed_id!r}; choose one of {', '.join(embeds)}")
-    figure = export.URL_STATE.get(embed_id, embed_id)
+    figure = figure_registry.embed(embed_id).state  # the live state its URL sets, if any
     params = dict(parse_qsl(url.lstrip("?"), keep_blank_values=True))
-    state, notices = urlstate.from_url(figure, params) if figure in urlstate.PARAMETERS else ({}, [])
-    if notices or (params and figure not in urlstate.PARAMETERS):
+    state, notices = figure_registry.from_url(figure, params) if figure else ({}, [])
+    if notices or (params and not figure):
         raise BuildError(" ".join(notices) or f"{embed_id} takes no parameters")
-    renderer = PageRenderer(make_env(templates), load_ledger(templates / "claims.toml"), FIGURES)
+    renderer = PageRenderer(make_env(templates), load_ledger(templates / "claims.toml"))
     html = renderer.figure_html(embeds[embed_id].figure, state, page=Page("", "", "", None))
     html = html.replace('href="claims/', f'href="{site_url}claims/')
     html = re.sub(r'<p class="link-note">.*?</p>', "", html)  # a fragment shows its own state

@@ -12,7 +12,7 @@ from typing import Callable
 import jinja2
 from markupsafe import Markup, escape
 
-from attention import export
+from attention import registry
 from attention.numbers import PLACES, spelled
 
 from . import embeds, runtime
@@ -91,7 +91,7 @@ def make_env(templates: Path) -> jinja2.Environment:
     )
     env.globals["embeds"] = {e.id: e for e in embeds.registry()}
     env.globals["places"] = PLACES
-    env.globals["exports"] = set(export.FIGURES)
+    env.globals["exports"] = set(registry.EXPORTS)
     env.filters["spelled"] = spelled
     env.filters["latex_vector"] = lambda s: "[" + ",".join(s["text"][1:-1].split(", ")) + "]"
     env.filters["bmatrix"] = lambda rows: (
@@ -138,8 +138,9 @@ def template_error(exc: Exception, fallback: Path | None = None) -> BuildError:
 class PageRenderer:
     """Render Markdown pages, keeping count of citation anchors and block placeholders."""
 
-    def __init__(self, env: jinja2.Environment, ledger: Ledger, figures: dict[str, Callable]):
-        self.env, self.ledger, self.figures = env, ledger, figures
+    def __init__(self, env: jinja2.Environment, ledger: Ledger):
+        self.env, self.ledger = env, ledger
+        self.figures = {f.number: f.data for f in registry.FIGURES}  # "FIG-005": its data builder
         self._blocks: list[str] = []
         self._citations: list[Citation] = []
         self._page: Page | None = None

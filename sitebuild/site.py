@@ -14,7 +14,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from attention import figures, trained_view
+from attention import figures, registry, trained_view
 
 from . import answers, compress, download, embeds, hashing, headers, modules, offline, runtime, wheel
 from .claims import Ledger, check_all_cited, load_ledger
@@ -27,11 +27,6 @@ TEMPLATES = ROOT / "templates"
 CHAPTERS = ("roles", "mixture", "lab", "bench")  # reading order; each is templates/chapters/<slug>.md
 CDN = f"https://cdn.jsdelivr.net/pyodide/v{runtime.PYODIDE_VERSION}/full/"
 RUNTIME_DIR = f"runtime/{runtime.PYODIDE_VERSION}/"  # versioned, so hosts may cache it for a year
-FIGURES = {
-    "FIG-001": figures.fig_001, "FIG-002": figures.fig_002, "FIG-003": figures.fig_003,
-    **{f"FIG-00{n}": figures.bench_figure for n in (4, 5, 6, 7)},
-    "FIG-008": figures.trained_figure,
-}
 
 
 @dataclass(frozen=True)
@@ -138,7 +133,7 @@ def _scripts(body: str) -> list[str]:
 def _opens_links(body: str) -> bool:
     """True when a figure of the page reads its state from the address (opening.js keeps it
     out of sight until that state is drawn)."""
-    return any(f'data-widget="{widget}"' in body for widget in answers.WIDGETS)
+    return any(f'data-widget="{widget}"' in body for widget in answers.widgets())
 
 
 def _preloads(templates: Path, body: str) -> list[str]:
@@ -204,7 +199,7 @@ def numbers_line(page: Page, body: str) -> Markup:
 def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
     """Render every page in memory; return {path below the site root: HTML}."""
     env = make_env(templates)
-    renderer = PageRenderer(env, inputs.ledger, FIGURES)
+    renderer = PageRenderer(env, inputs.ledger)
     nav = (inputs.home, *inputs.chapters)
     for claim in inputs.ledger.claims.values():
         claim.cited_in.clear()  # rendering twice must not list a citation twice

@@ -7,11 +7,11 @@ import math
 import numpy as np
 import pytest
 
-from attention import bench, export, toy
+from attention import bench, export, registry, toy
 
 
 def test_fig_002_export_matches_a_hand_computed_softmax():
-    table = export.export("fig-002", {"query": "load"})
+    table = registry.export("fig-002", {"query": "load"})
     assert table["columns"] == ["key", "score", "scaled", "weight", "value_1", "value_2",
                                 "contribution_1", "contribution_2"]
     scaled = [1 / math.sqrt(2), 1 / math.sqrt(2), 2 / math.sqrt(2)]  # q = [0, 1]
@@ -28,7 +28,7 @@ def column(table, name):
 
 
 def test_lab_export_equals_the_trace_and_carries_its_state():
-    table = export.export("lab", {"query": ["0.3", "-1"], "mask": [True, False, True],
+    table = registry.export("lab", {"query": ["0.3", "-1"], "mask": [True, False, True],
                                   "temperature": "0.7"})
     tr = toy.trace([0.3, -1.0], mask=[True, False, True], temperature=0.7)
     assert column(table, "weight") == tr.weights[0].tolist()
@@ -44,7 +44,7 @@ def test_lab_export_equals_the_trace_and_carries_its_state():
 
 
 def test_lab_export_carries_both_rows_without_scaling():
-    table = export.export("lab", {"without": ["scale"]})  # q = [1, 1]: raw scores 2, 1, 3
+    table = registry.export("lab", {"without": ["scale"]})  # q = [1, 1]: raw scores 2, 1, 3
     e = [math.exp(2), math.exp(1), math.exp(3)]
     assert column(table, "without_weight") == pytest.approx([x / sum(e) for x in e], abs=1e-15)
     assert column(table, "without") == ["scale"] * 3
@@ -53,7 +53,7 @@ def test_lab_export_carries_both_rows_without_scaling():
 
 
 def test_an_overflowing_export_leaves_the_weights_empty():
-    table = export.export("lab", {"query": ["1000", "1000"], "without": ["shift"]})
+    table = registry.export("lab", {"query": ["1000", "1000"], "without": ["shift"]})
     assert column(table, "without_failure") == ["overflow"] * 3
     assert column(table, "without_weight") == [None] * 3
     assert None in column(table, "without_exp")  # e^z of 3000 / √2 is not a double
@@ -67,7 +67,7 @@ def test_an_overflowing_export_leaves_the_weights_empty():
 def test_bench_exports_equal_the_model_and_carry_their_state():
     words = list(bench.DEFAULT_SENTENCE)
     tr = bench.trace(words, "sink", 2.0)
-    table = export.export("bench", {"head": "sink", "query": 5, "temperature": "2", "shut": [1]})
+    table = registry.export("bench", {"head": "sink", "query": 5, "temperature": "2", "shut": [1]})
     shut = np.ones(8, dtype=bool)
     shut[1] = False
     expected = bench.trace(words, "sink", 2.0, mask=np.broadcast_to(shut, (8, 8))).weights[5]
@@ -81,7 +81,7 @@ def test_bench_exports_equal_the_model_and_carry_their_state():
     assert column(table, "shut") == [j == 1 for j in range(8)]
     assert table["state"]["query"] == {"index": 5, "word": "before"}
     assert table["state"]["shut"] == [{"index": 1, "word": "engineer"}]
-    matrix = export.export("bench-matrix", {"head": "sink", "temperature": "2"})
+    matrix = registry.export("bench-matrix", {"head": "sink", "temperature": "2"})
     assert len(matrix["rows"]) == 8 * 8
     k = matrix["columns"].index("query_j")
     for row in matrix["rows"]:
@@ -90,17 +90,17 @@ def test_bench_exports_equal_the_model_and_carry_their_state():
 
 
 def test_the_query_is_told_by_position_when_words_repeat():
-    table = export.export("bench", {"query": 3})  # the second "the"
+    table = registry.export("bench", {"query": 3})  # the second "the"
     assert table["state"]["query"] == {"index": 3, "word": "the"}
     assert export.filename(table) == "attention-bench-bench-coreference-q3-T1"
 
 
 def test_the_bench_export_without_the_mask():
-    table = export.export("bench", {"head": "sink", "query": 0, "without": ["mask"]})
+    table = registry.export("bench", {"head": "sink", "query": 0, "without": ["mask"]})
     cf = column(table, "without_weight")
     assert cf[0] < 1 and sum(cf) == pytest.approx(1.0)  # "the" now reaches later words
     assert column(table, "weight")[0] == 1.0
-    matrix = export.export("bench-matrix", {"without": ["mask", "scale"]})
+    matrix = registry.export("bench-matrix", {"without": ["mask", "scale"]})
     assert all(w is not None for w in column(matrix, "without_weight"))
 
 
@@ -116,11 +116,11 @@ def test_the_bench_export_without_the_mask():
     ("fig-001", {}, "attention-bench-fig-001"),
 ])
 def test_file_names_say_the_state(figure, state, name):
-    assert export.filename(export.export(figure, state)) == name
+    assert export.filename(registry.export(figure, state)) == name
 
 
 def test_csv_round_trips_at_full_precision():
-    table = export.export("lab", {"query": ["0.123456789", "1"]})
+    table = registry.export("lab", {"query": ["0.123456789", "1"]})
     rows = list(csv.reader(io.StringIO(export.to_csv(table))))
     assert rows[0] == table["columns"]
     for written, original in zip(rows[1:], table["rows"]):
@@ -128,6 +128,6 @@ def test_csv_round_trips_at_full_precision():
 
 
 def test_fig_001_and_unknown_exports():
-    assert export.export("fig-001")["rows"][2] == ["rises", 1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 1.0, 2.0]
+    assert registry.export("fig-001")["rows"][2] == ["rises", 1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 1.0, 2.0]
     with pytest.raises(ValueError, match="no export for 'bench-heads'"):
-        export.export("bench-heads")
+        registry.export("bench-heads")

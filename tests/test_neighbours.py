@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from attention import bench, bridge, neighbours, toy
+from attention import bench, bridge, neighbours, registry, toy
 
 
 def _data(figure: str, **state) -> dict:
@@ -16,13 +16,13 @@ def _data(figure: str, **state) -> dict:
 
 
 def test_fig_002_offers_every_token_as_the_query():
-    requests = neighbours.neighbours("fig-002", _data("fig-002"))
+    requests = registry.neighbours("fig-002", _data("fig-002"))
     assert requests == [{"figure": "fig-002", "query": t} for t in ("grid", "load", "rises")]
 
 
 def test_bench_offers_each_row_head_and_turnable_stopcock():
     data = _data("bench")  # "she" (position 6) of the eight default words is the query
-    requests = neighbours.neighbours("bench", data)
+    requests = registry.neighbours("bench", data)
     state = {"figure": "bench", "sentence": "the engineer fixed the bridge before she left",
              "head": "coreference", "query": 6, "temperature": "1", "shut": [], "trained": None}
     assert [r["query"] for r in requests[:8]] == list(range(8))
@@ -39,12 +39,12 @@ def test_bench_offers_each_row_head_and_turnable_stopcock():
 
 def test_bench_toggle_reopens_a_shut_stopcock():
     data = _data("bench", shut=[2])
-    shut = [r["shut"] for r in neighbours.neighbours("bench", data) if r["shut"] != [2]]
+    shut = [r["shut"] for r in registry.neighbours("bench", data) if r["shut"] != [2]]
     assert [] in shut and [2, 0] in shut  # 2 reopened; another added after it, as bench.js does
 
 
 def test_lab_offers_switches_moves_and_preset_queries():
-    requests = neighbours.neighbours("lab", _data("lab"))
+    requests = registry.neighbours("lab", _data("lab"))
     base = {"figure": "lab", "query": ["1", "1"], "mask": [True, True, True], "temperature": "1"}
     assert requests[0] == base
     assert [r["mask"] for r in requests[1:4]] == [[False, True, True], [True, False, True],
@@ -57,9 +57,9 @@ def test_lab_offers_switches_moves_and_preset_queries():
     assert requests[14:] == [{**base, "without": ["scale"]}, {**base, "without": ["shift"]}]
 
 
-@pytest.mark.parametrize("figure", sorted(neighbours.FIGURES))
+@pytest.mark.parametrize("figure", sorted(registry.STATES))
 def test_every_neighbour_is_a_request_the_bridge_accepts(figure):
-    for request in neighbours.neighbours(figure, _data(figure)):
+    for request in registry.neighbours(figure, _data(figure)):
         assert json.loads(bridge.handle_json(json.dumps(request)))["ok"], request
 
 
@@ -76,15 +76,15 @@ def test_a_what_if_toggle_is_the_request_its_panel_sends():
     for figure in ("lab", "bench"):
         data = _data(figure)
         sent = {"figure": figure, **data["whatif"]["state"], "without": ["scale"]}
-        assert neighbours.key(sent) in {neighbours.key(r) for r in neighbours.neighbours(figure, data)}
+        assert neighbours.key(sent) in {neighbours.key(r) for r in registry.neighbours(figure, data)}
 
 
 def test_with_a_step_removed_every_request_keeps_it_and_the_toggles_turn_one():
     # page.js adds the removed steps to every request of the figure: a row click keeps them
     data = _data("bench", without=["mask"])
-    requests = neighbours.neighbours("bench", data)
+    requests = registry.neighbours("bench", data)
     assert all(r["without"] == ["mask"] for r in requests[:22])
     assert [r.get("without") for r in requests[22:]] == [["scale", "mask"], None, ["mask", "shift"]]
     assert "without" not in requests[23]  # the last step turned off: no field, as whatif.js sends
-    lab = neighbours.neighbours("lab", _data("lab", without=["shift"]))
+    lab = registry.neighbours("lab", _data("lab", without=["shift"]))
     assert [r.get("without") for r in lab[-2:]] == [["scale", "shift"], None]

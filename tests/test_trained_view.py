@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from attention import bench, bench_view, bridge, export, trained_view, urlstate
+from attention import bench, bench_view, bridge, registry, trained_view
 
 COMMITTED = json.loads(trained_view.DATA.read_text(encoding="utf-8"))
 
@@ -68,17 +68,17 @@ def test_bridge_echoes_the_trained_choice_and_the_url_keeps_it():
 
 
 def test_a_tampered_trained_parameter_is_dropped_with_a_notice():
-    state, notices = urlstate.from_url("bench", {"trained": "<b>", "query": "1"})
+    state, notices = registry.from_url("bench", {"trained": "<b>", "query": "1"})
     assert state == {"query": 1}
     assert notices == ["Ignored trained=<b>: Expected a trained head as layer-head, like 4-5, "
                        "with layer 0 to 5 and head 0 to 11."]
-    assert urlstate.from_url("bench", {"trained": "0-2"})[0] == {"trained": "0-2"}
+    assert registry.from_url("bench", {"trained": "0-2"})[0] == {"trained": "0-2"}
 
 
 def test_bench_exports_ignore_the_trained_choice():
     with_choice = bridge.handle({"figure": "export", "of": "bench-table",
                                  "url": {"trained": "4-5", "query": "1"}})
-    plain = export.export("bench-table", {"query": 1})
+    plain = registry.export("bench-table", {"query": 1})
     assert with_choice["data"]["json"]["rows"] == plain["rows"]
 
 

@@ -9,7 +9,8 @@ from urllib.parse import quote
 
 import pytest
 
-from attention import bench_view, export
+from attention import bench_view
+from attention import registry as figure_registry
 from sitebuild.embeds import registry
 from tests.browser.conftest import watch, within
 from tests.browser.test_bench_page import expected_state, shown_state
@@ -78,8 +79,8 @@ def test_downloads_equal_the_core_numbers(booted, viewport_width):
     page = booted.open("lab/?q=0.5,-1&mask=1,0,1&t=0.7", width=viewport_width)
     page.wait_for_function("() => document.querySelector('#lab-q1').value === '0.5'", timeout=60000)
     page.click("#fig-003 .share summary")
-    expected = export.export("lab", {"query": ["0.5", "-1"], "mask": [True, False, True],
-                                     "temperature": "0.7"})
+    expected = figure_registry.export("lab", {"query": ["0.5", "-1"], "mask": [True, False, True],
+                                            "temperature": "0.7"})
     with page.expect_download() as info:
         page.click("#fig-003 .share button:has-text('Numbers as CSV')")
     rows = list(csv.reader(info.value.path().read_text(encoding="utf-8").splitlines()))

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from attention import bench, bench_view, export, figures, lab
+from attention import bench, bench_view, export, figures, lab, registry
 from sitebuild.serve import SiteHandler, SiteServer
 from tests.browser.conftest import WORKER_READY, routable, serving, start, stop, watch, within
 from tests.browser.test_bench_page import expected_state, shown_state
@@ -199,7 +199,7 @@ def test_fig_001_numbers_download_without_starting_python(fresh):
     page.click("#fig-001 .share summary")
     with page.expect_download() as info:
         page.click("#fig-001 .share button:has-text('Numbers as CSV')")
-    assert info.value.path().read_text(encoding="utf-8") == export.to_csv(export.export("fig-001"))
+    assert info.value.path().read_text(encoding="utf-8") == export.to_csv(registry.export("fig-001"))
     assert fresh.workers == []  # no Python was started for it
 
 

@@ -1,0 +1,77 @@
+"""attention.registry: one record per figure, and everything that lists figures derived from it."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+from attention import bridge, registry
+from sitebuild import answers, embeds
+from sitebuild.site import ROOT, TEMPLATES, build
+
+PAGE_JS = ROOT / "templates" / "static" / "js" / "page.js"
+
+
+def widget_modules() -> dict[str, str]:
+    """page.js's widget table: each data-widget and the text of the module that mounts it."""
+    table = re.search(r"const WIDGETS = \{(.*?)\n\};", PAGE_JS.read_text(encoding="utf-8"), re.S)[1]
+    return {name.strip('"'): (PAGE_JS.parent / path).read_text(encoding="utf-8")
+            for name, path in re.findall(r'([\w"-]+): \(\) => import\("\./([\w-]+\.js)"\)', table)}
+
+
+def test_every_figure_has_one_record_with_its_own_number_embed_and_template():
+    numbers = [f.number for f in registry.FIGURES]
+    assert sorted(numbers) == [f"FIG-00{n}" for n in range(1, 9)]
+    assert len({f.embed for f in registry.FIGURES}) == len(numbers)
+    for f in registry.FIGURES:
+        first = (TEMPLATES / "figures" / f"{f.id}.html").read_text(encoding="utf-8")
+        assert f'id="{f.id}" data-embed="{f.embed}"' in first, f.number
+        assert f.state is None or f.state in registry.STATES
+
+
+def test_each_live_widget_says_which_state_it_shows_as_its_figures_record_does():
+    """page.js opens a link's state by the name its widget module exports (STATE): the same
+    name as the figure's record, for every figure a widget mounts."""
+    modules = widget_modules()
+    shown = {f.widget: f.state for f in registry.FIGURES if f.widget}
+    assert shown == {"fig-002": "fig-002", "lab": "lab", "bench": "bench", "trained": "bench"}
+    for widget, state in shown.items():
+        assert re.findall(r'^export const STATE = "([\w-]+)";$', modules[widget], re.M) == [state]
+        assert f'figure: "{state}"' not in modules[widget]  # sent by its one name
+
+
+def test_the_bridge_the_downloads_and_the_answers_tables_follow_the_records():
+    assert set(registry.STATES) <= set(bridge.FIGURES)
+    assert {name: fields for name, (_, fields) in bridge.FIGURES.items() if name in registry.STATES} \
+        == {name: s.fields for name, s in registry.STATES.items()}
+    assert set(registry.EXPORTS) == {"fig-001", "fig-002", "lab", "bench", "bench-table", "bench-matrix"}
+    assert answers.widgets() == {"fig-002": "fig-002", "lab": "lab", "bench": "bench"}
+    assert answers.table_names() == ["bench", "fig-001", "fig-002", "lab"]
+    assert [e.id for e in embeds.registry()] == [f.embed for f in registry.FIGURES]
+
+
+def _throwaway(**state) -> dict:
+    """The data builder of a figure made up for this test."""
+    return {"words": ["one", "two"]}
+
+
+def test_a_new_figure_is_a_record_a_data_builder_and_a_template(tmp_path, monkeypatch):
+    """A made-up FIG-009: its record, its data builder (above) and its template are all it
+    takes for the site to draw it on an embed page of its own and list it in the guide."""
+    figure = registry.Figure("FIG-009", "roles", "fig-009", "A figure made up for a test",
+                             _throwaway, live=False)
+    monkeypatch.setattr(registry, "FIGURES", (*registry.FIGURES, figure))
+    measured = {**embeds.heights(), "fig-009": {"desktop": 200, "phone": 300}}
+    monkeypatch.setattr(embeds, "heights", lambda: measured)  # tools/measure-embed-heights writes it
+    templates = tmp_path / "templates"
+    shutil.copytree(TEMPLATES, templates)
+    (templates / "figures" / "fig-009.html").write_text(
+        '<figure class="figure" id="fig-009" data-embed="fig-009" aria-labelledby="fig-009-title">'
+        '<p class="fig-title" id="fig-009-title"><span class="fig-id">FIG-009</span> Made up</p>'
+        '<ul>{% for w in fig.words %}<li>{{ w }}</li>{% endfor %}</ul></figure>', encoding="utf-8")
+    site = tmp_path / "site"
+    build(site, templates)
+    page = (site / "embed" / "fig-009" / "index.html").read_text(encoding="utf-8")
+    assert "<li>one</li><li>two</li>" in page and "A figure made up for a test" in page
+    guide = (site / "embed" / "index.html").read_text(encoding="utf-8")
+    assert "fig-009/" in guide and 'height="200"' in guide
