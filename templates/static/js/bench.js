@@ -7,12 +7,16 @@ import {
 import { markValve } from "./bench-parts.js";
 import { markStale, part, setText } from "./dom.js";
 
+/** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
+ * the bench's state: FIG-004 to FIG-007 show it. page.js opens a link's state with it. */
+export const STATE = "bench";
+
 const $ = (root, selector) => root.querySelector(selector);
 const ARROWS = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
 
 /** Send the reader's whole state, changed by `change`, to Python (built when it is sent). */
 function ask(store, change) {
-  store.change(() => ({ figure: "bench", ...store.good.state }), change);
+  store.change(() => ({ figure: STATE, ...store.good.state }), change);
 }
 
 function wireControls(root, store) {
@@ -214,7 +218,7 @@ export function mount(root, store) {
     if (!answer.ok) return speaks && renderErrors(root, answer.errors);
     if (!complete(store, answer.data)) { // ask again in full; the last state stays drawn
       delete store.extras.have;
-      if (speaks) store.ask(() => ({ figure: "bench", ...answer.data.state }));
+      if (speaks) store.ask(() => ({ figure: STATE, ...answer.data.state }));
       return;
     }
     const last = before;

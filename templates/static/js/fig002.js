@@ -1,5 +1,9 @@
 // FIG-002 made live: choose a query row and Python recomputes the whole table.
 
+/** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
+ * FIG-002's query. page.js opens a link's state with it. */
+export const STATE = "fig-002";
+
 const FIELDS = ["score", "scaled", "weight", "contribution"];
 
 /** Draw an answer from attention.figures.fig_002 into the figure. */
@@ -28,7 +32,7 @@ export function mount(root, store) {
     button.setAttribute("aria-label", `Make ${tr.dataset.query} the query`);
     token.replaceChildren(button);
     tr.classList.add("choosable");
-    tr.addEventListener("click", () => store.ask({ figure: "fig-002", query: tr.dataset.query }));
+    tr.addEventListener("click", () => store.ask({ figure: STATE, query: tr.dataset.query }));
   }
   root.querySelector(".fig-hint").hidden = false;
   const notice = root.querySelector(".state-notice");

@@ -2,6 +2,10 @@
 
 import { staleWhy } from "./dom.js";
 
+/** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
+ * the lab's state (FIG-003). page.js opens a link's state with it. */
+export const STATE = "lab";
+
 const STAGES = ["score", "scaled", "tempered", "shifted", "exp", "weight"];
 const MOVES = { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown: "down",
   PageUp: "up-big", PageDown: "down-big", Home: "home", End: "end" };
@@ -100,7 +104,7 @@ export function mount(root, store) {
   const plane = $(svg, "g");
 
   const ask = (extra = {}) => store.ask(() => ({ // read the fields when the request is sent
-    figure: "lab",
+    figure: STATE,
     query: [$(root, 'input[name="q1"]').value, $(root, 'input[name="q2"]').value],
     mask: [...root.querySelectorAll('input[name="mask"]')].map((box) => box.checked),
     temperature: $(root, 'input[name="temperature"]').value,

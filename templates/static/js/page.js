@@ -18,7 +18,6 @@ const WIDGETS = {
   quiz: () => import("./quiz.js"),
   trained: () => import("./trained.js"),
 };
-const URL_STATE = { "fig-002": "fig-002", lab: "lab", bench: "bench", trained: "bench" }; // widget: figure name
 // nav.js knows this module by it
 export const url = import.meta.url;
 const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
@@ -47,7 +46,7 @@ function statusView(root, session, later) {
 // Make the store for a figure, or the shared store of its group (data-group). A shared
 // link's state is read first; a reader's action made meanwhile is sent after it, built
 // then (requests may be functions), so it changes the linked state rather than replacing it.
-function makeStore(channel, root, session, view) {
+function makeStore(channel, root, session, view, figure) {
   let waitingForUrl = false;
   let deferred = null;
   const draw = () => view && view.draw();
@@ -75,8 +74,7 @@ function makeStore(channel, root, session, view) {
   /** Open the state of the page's address, once the group's figures are mounted; resolves
    * once it is drawn, or waits for Python (the figure then says so itself). */
   store.openLink = () => new Promise((opened) => {
-    const figure = URL_STATE[root.dataset.widget];
-    if (!figure || !location.search) return opened();
+    if (!figure || !location.search) return opened(); // figure: the state the address sets
     waitingForUrl = true;
     if (view) view.link = true;
     send({ figure, url: Object.fromEntries(new URLSearchParams(location.search)) }, (reply) => {
@@ -128,7 +126,8 @@ export async function mountPage({ swapped = false } = {}) {
     if (!stores.has(name)) {
       // once per group: its first figure speaks
       const view = statusView(root, session, later);
-      stores.set(name, Object.assign(makeStore(`${epoch}:${name}`, root, session, view),
+      const figure = modules[index].STATE; // the live state its widget shows (e.g. "bench")
+      stores.set(name, Object.assign(makeStore(`${epoch}:${name}`, root, session, view, figure),
         { roots: [], view }));
     }
     const store = stores.get(name);

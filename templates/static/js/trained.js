@@ -4,6 +4,10 @@
 
 import { html, markStale, setAttr, setText } from "./dom.js";
 
+/** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
+ * FIG-008 shows the bench's state beside a trained head. page.js opens a link's state with it. */
+export const STATE = "bench";
+
 const $ = (root, selector) => root.querySelector(selector);
 const all = (root, selector) => [...root.querySelectorAll(selector)];
 const SLOW_MS = 250; // a load slower than this hides the previous state's rows
@@ -151,7 +155,7 @@ function render(root, cache, view, current) {
 }
 
 function ask(store, change) {
-  store.change(() => ({ figure: "bench", ...store.good.state }), change);
+  store.change(() => ({ figure: STATE, ...store.good.state }), change);
 }
 
 export function mount(root, store) {
