@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import bench, lab, whatif
+from . import bench, lab, whatif, whatif_panel
 from .bench_drawing import WIDTH, layout, look, plain
 from .bench_drawing import drawing as _drawing
 from .bench_input import (BenchInputError, check_head, parse_position, parse_shut, parse_sentence,
@@ -45,7 +45,7 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
     The keys are listed in the module docstring.
 
     ``without`` removes steps ("scale", "mask", "shift") for the what-if comparison in
-    ``data["whatif"]`` (schema: attention.whatif.bench_entry).
+    ``data["whatif"]`` (schema: attention.whatif_panel.bench_entry).
 
     >>> v = view()
     >>> v["query"]["word"], [r["weight"]["text"] for r in v["rows"][:2]]
@@ -85,7 +85,7 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
         removed = whatif.steps(without)
     except ValueError as exc:
         raise BenchInputError("without", f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
-    out["whatif"] = {**whatif.bench_entry(head_state.trace, removed, i, words,
+    out["whatif"] = {**whatif_panel.bench_entry(head_state.trace, removed, i, words,
                                           head_state.causal, closed),
                      "state": out["state"]}
     # The drawing shows the counterfactual too (ghost needles, a second core sample); the

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from . import toy, whatif
+from . import toy, whatif, whatif_panel
 from .numbers import exact, fixed, shown, typed
 
 __all__ = ["LabInputError", "QUERY_LIMIT", "PAD_LIMIT", "T_RANGE", "T_SLIDER", "limits",
@@ -227,7 +227,7 @@ def view(query=("1", "1"), mask=None, temperature="1", move=None, pad=None, slid
     "d_k", "rows": [{"token", "index", "allowed", "key", "score", "scaled",
     "tempered", "shifted", "exp", "weight", "value"}], "output": shown,
     "trace": {stage: nested lists}, "plot": {...}, "pad": {...},
-    "whatif": see attention.whatif.lab_entry}``; ``without`` removes steps
+    "whatif": see attention.whatif_panel.lab_entry}``; ``without`` removes steps
     ("scale", "shift") for the what-if comparison.
 
     >>> v = view(["0", "0"])
@@ -282,7 +282,7 @@ def view(query=("1", "1"), mask=None, temperature="1", move=None, pad=None, slid
                 "key_points": [{"token": t_, "x": float(k[0]), "y": float(k[1])}
                          for t_, k in zip(toy.TOKENS, r["K"])]},
     }
-    out["whatif"] = whatif.lab_entry(tr, removed, q, out["fields"], allowed, typed(t), QUERY_LIMIT)
+    out["whatif"] = whatif_panel.lab_entry(tr, removed, q, out["fields"], allowed, typed(t), QUERY_LIMIT)
     return out
 
 

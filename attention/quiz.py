@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import bench, bench_input, bench_view, lab, whatif
+from . import bench, bench_input, bench_view, lab, whatif, whatif_panel
 from .numbers import fixed, typed
 
 __all__ = ["COLD", "WARM", "view"]
@@ -167,7 +167,7 @@ def _naive(d: dict) -> dict:
     else:
         answer = "undefined"
         labels = [_label(words, j) for j in range(n)]
-        why = (f"{whatif.cause(failure, cf.z[i], cf.allowed[i], labels)}, so the naive weights "
+        why = (f"{whatif_panel.cause(failure, cf.z[i], cf.allowed[i], labels)}, so the naive weights "
                "are undefined. The max-shift makes the top key's eᶻ exactly 1, so the real "
                "weights are fine.")
     return {"id": "naive",

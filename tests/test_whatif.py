@@ -9,7 +9,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from attention import bench, bench_view, lab, ops, whatif
+from attention import bench, bench_view, lab, ops, whatif, whatif_panel
 
 LN_MAX = math.log(sys.float_info.max)  # ≈ 709.78
 
@@ -242,9 +242,9 @@ def test_the_no_step_entry_equals_the_one_the_full_path_builds():
         tr = bench_view._head_state(tuple(words), v["head"]["name"], v["temperature"]["value"],
                                     tuple(j in v["shut"] for j in range(n))).trace
         cf = whatif.counterfactual(tr.scores, tr.d_k, tr.temperature, mask=reader, causal=causal)
-        built = {"without": [], "options": whatif._options(whatif.STEPS, (), tr.d_k),
-                 **whatif._compare(tr, cf, i, words, f"“{words[i]}”"),
-                 "keys": whatif._keys(tr, cf, i, words, ~causal[i]), "matrix": None}
+        built = {"without": [], "options": whatif_panel._options(whatif.STEPS, (), tr.d_k),
+                 **whatif_panel._compare(tr, cf, i, words, f"“{words[i]}”"),
+                 "keys": whatif_panel._keys(tr, cf, i, words, ~causal[i]), "matrix": None}
         entry = {k: x for k, x in v["whatif"].items()
                  if k not in ("state", "matrix_label", "matrix_note")}
         assert json.dumps(entry) == json.dumps(built)
@@ -281,18 +281,18 @@ def test_a_failed_row_says_which_exponential_broke_it():
     assert math.isfinite(math.exp(709.5)) and 2 * math.exp(709.5) > sys.float_info.max
     _, _, failure = whatif.naive_softmax([[709.5, 709.5, 0.0]], [[True] * 3])
     assert failure == ("sum",)
-    assert whatif.cause("sum", [709.5, 709.5, 0.0], [True] * 3, words) == (
+    assert whatif_panel.cause("sum", [709.5, 709.5, 0.0], [True] * 3, words) == (
         "each eᶻ fits, but their sum overflows: it is more than 1.8×10³⁰⁸, the largest double "
         "(64-bit float)")
     # a shut key's z does not count, however large
-    assert whatif.cause("overflow", [5000.0, 800.0, 720.0], [False, True, True], words) == (
+    assert whatif_panel.cause("overflow", [5000.0, 800.0, 720.0], [False, True, True], words) == (
         "eᶻ of “b” overflows (as does that of “c”): its z is 800.000, and past z = 709.783, eᶻ is "
         "more than 1.8×10³⁰⁸, the largest double (64-bit float)")
-    many = whatif.cause("overflow", [800.0, 790.0, 780.0, 770.0], [True] * 4, ["a", "b", "c", "d"])
+    many = whatif_panel.cause("overflow", [800.0, 790.0, 780.0, 770.0], [True] * 4, ["a", "b", "c", "d"])
     assert many.startswith("eᶻ of “a” overflows (as do those of 3 more keys):")
-    two = whatif.cause("overflow", [800.0, 790.0, 780.0, 0.0], [True] * 4, ["a", "b", "c", "d"])
+    two = whatif_panel.cause("overflow", [800.0, 790.0, 780.0, 0.0], [True] * 4, ["a", "b", "c", "d"])
     assert two.startswith("eᶻ of “a” overflows (as do those of “b” and “c”):")
     assert math.exp(-800.0) == 0.0
-    assert whatif.cause("underflow", [-900.0, -800.0, -850.0], [True] * 3, words) == (
+    assert whatif_panel.cause("underflow", [-900.0, -800.0, -850.0], [True] * 3, words) == (
         "every eᶻ underflows to 0 (the largest z, that of “b”, is −800.000): the naive weights "
         "are 0 ÷ 0")
