@@ -246,7 +246,7 @@ def tables(links: dict[str, list[dict]], wheel: Path, log=print) -> dict[str, st
     if kept.is_file():
         return json.loads(kept.read_text(encoding="utf-8"))
     out = _tables(links, wheel, log)
-    if all(f'"runtime":"pyodide' in text for path, text in out.items() if path.startswith(f"static/{DIR}")):
+    if all('"runtime":"pyodide' in text for path, text in out.items() if path.startswith(f"static/{DIR}")):
         kept.parent.mkdir(parents=True, exist_ok=True)
         tmp = kept.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps(out, ensure_ascii=False), encoding="utf-8")
