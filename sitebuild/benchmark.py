@@ -78,7 +78,8 @@ def main(browser: bool = True) -> int:
             name = "/" if page == "." else f"/{page}/"
             print(f"{name:<24}{html:>10,}{total:>14,}{wire:>12,}   {_verdict(wire < PAGE_TARGET_BYTES)}")
         if browser:
-            from .browser_benchmark import report, report_transfer, run, transfer
+            from .browser_benchmark import report, run
+            from .browser_transfer import report_transfer, transfer
 
             report(run(Path(tmp) / "site"))
             report_transfer(transfer(Path(tmp) / "site"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sitebuild.browser_benchmark import transfer_until_ready
+from sitebuild.browser_transfer import transfer_until_ready
 from sitebuild.site import build, csp
 from tests.browser.conftest import WORKER_READY, serving, watch
 from tests.browser.test_trust import CACHED, READY, VIOLATIONS, until
