@@ -1,4 +1,5 @@
-"""The packages' modules import one another without a cycle, counting imports made inside functions.
+"""The packages' modules: each of one idea and of a readable size, importing one another
+without a cycle, counting imports made inside functions.
 
 An import moved into a function to dodge a cycle still ties two modules together: each needs
 the other to be understood, tested or changed. The only allowed direction between packages is
@@ -74,3 +75,13 @@ def test_no_import_cycle(package):
 def test_attention_never_imports_the_site_builder():
     assert {m: out for m, out in graph().items()
             if m.startswith("attention.") and any(o.startswith("sitebuild.") for o in out)} == {}
+
+
+MAX_LINES = 400  # a module longer than this holds more than one idea: split it along them
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_module_is_over_400_lines(package):
+    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines())
+             for p in (ROOT / package).glob("*.py")}
+    assert {name: n for name, n in sizes.items() if n > MAX_LINES} == {}
