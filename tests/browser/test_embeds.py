@@ -205,7 +205,7 @@ def test_an_embed_forced_dark_downloads_its_drawing_in_the_light_palette(desktop
     """theme=dark forces the dark rules on; the download still promises a file that reads on a
     white slide, the very file a light page gives. (Forced on, the rules no longer said they
     were dark, and the light palette left them on: the file came out dark, rgb(22, 23, 27).)"""
-    from tests.browser.test_review import luminance
+    from tests.browser.colour import luminance
 
     page = desktop.page
     figure, drawing = {"bench": ("#fig-004", ".bench-drawing"), "lab": ("#fig-003", ".value-plot")}[embed]
