@@ -251,7 +251,7 @@ def report(results: dict) -> None:
         report_instant(*instant_results)
 
 
-# ---- instant answers and one Python per visit (issue 11) ----
+# ---- instant answers and one Python per visit ----
 
 TARGETS.update({"first_click": 16, "next_chapter": 100})
 

@@ -158,7 +158,7 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
             left -= len(block)
 
     def send_error(self, code, message=None, explain=None):
-        # Hook for issue 12 (M5): a missing path gets the site's own 404 page, not the stdlib's.
+        # A missing path gets the site's own 404 page, not the stdlib's.
         page = self.root / "404.html"
         if code != 404 or not page.is_file():
             return super().send_error(code, message, explain)

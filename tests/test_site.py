@@ -41,7 +41,7 @@ def test_chapter_one_shows_the_seed_numbers(built_site):
     fig = html[html.index('id="fig-001"'):html.index("</figure>", html.index('id="fig-001"'))]
     rows = re.findall(r"<tr><th scope=\"row\">(\w+)<span[^>]*>row (\d)</span></th>(.*?)</tr>", fig)
     cells = {t: re.findall(r'<td class="num[^"]*">([^<]+)</td>', rest) for t, _, rest in rows}
-    assert cells == {  # three decimals, as the footer promises (issue 12, U9)
+    assert cells == {  # three decimals, as the footer promises
         "grid": ["[1.000, 0.000]", "[1.000, 0.000]", "[1.000, 1.000]", "[1.000, 0.000]"],
         "load": ["[0.000, 1.000]", "[0.000, 1.000]", "[0.000, 1.000]", "[0.000, 2.000]"],
         "rises": ["[1.000, 1.000]", "[1.000, 1.000]", "[1.000, 2.000]", "[1.000, 2.000]"],
@@ -280,7 +280,7 @@ def test_the_build_will_not_replace_a_folder_that_is_not_a_site(templates, tmp_p
 
 
 def test_the_reservoir_has_one_name_everywhere_a_reader_meets_it(built_site):
-    """Issue 12, C20: the seed calls it the reservoir; no page, label or summary says tank."""
+    """The seed calls it the reservoir; no page, label or summary says tank."""
     seed_word = "reservoir"
     pages = sorted(built_site.rglob("*.html"))
     assert len(pages) > len(PAGES)  # the embeds too
@@ -296,7 +296,7 @@ def test_the_reservoir_has_one_name_everywhere_a_reader_meets_it(built_site):
 
 
 def test_the_bench_says_why_its_j_counts_from_zero_where_j_first_appears(built_site):
-    """Issue 12, C9: FIG-001 counts rows from 1; the bench's j is a position from 0, and says so."""
+    """FIG-001 counts rows from 1; the bench's j is a position from 0, and says so."""
     from attention import bench
 
     sin1 = bench.encode(list(bench.DEFAULT_SENTENCE))[0, list(bench.FEATURES).index("sin1")]

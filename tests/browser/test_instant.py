@@ -390,7 +390,7 @@ LINKED = {"#fig-004": "embed/bench/", "#fig-005": "embed/bench-table/", "#fig-00
 
 
 def test_without_javascript_every_bench_figure_says_a_links_state_needs_javascript(browser, server):
-    """Issue 12, C6: FIG-004 to FIG-006 and FIG-008 read their state from a link, as FIG-002 does."""
+    """FIG-004 to FIG-006 and FIG-008 read their state from a link, as FIG-002 does."""
     from attention import bench
 
     context = browser.new_context(java_script_enabled=False)

@@ -168,7 +168,7 @@ def test_prediction_then_reveal(lab_page):
     assert page.is_hidden("#zero-reveal")
     page.click('button[data-guess="zero"]')
     assert "Not quite" in page.inner_text(".predict-feedback")  # the answer is "something else"
-    page.click(".reveal-now")  # or look at the lab's output: the explanation opens then (issue 12, C17)
+    page.click(".reveal-now")  # or look at the lab's output: the explanation opens then
     assert page.is_visible("#zero-reveal")
     page.wait_for_function("() => document.querySelector('#fig-003 [data-bind=output]').textContent === '[0.667, 1.333]'")
     assert page.input_value("#lab-q1") == "0" and page.input_value("#lab-q2") == "0"

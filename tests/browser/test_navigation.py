@@ -243,7 +243,7 @@ def current(page) -> list[str]:
 
 
 def test_claims_and_sources_is_in_the_header_and_marked_current_like_a_chapter(visit):
-    """Issue 12, M5: Claims & sources in the main navigation, swapped in place like the rest."""
+    """Claims & sources in the main navigation, swapped in place like the rest."""
     page = visit.page
     page.goto(visit.base + "roles/")
     page.evaluate(KEEP)

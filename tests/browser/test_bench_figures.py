@@ -1,5 +1,7 @@
-"""The bench's findings of the hands-on review (issue 12) and its one markup source (issue 11),
-each checked in real Chromium against numbers derived from the core, not from the page."""
+"""The bench's figures (FIG-004 to FIG-007) as a reader meets them: needles and dials, the
+lexicon, the matrix's marks, contrast, forty words, phones, screen readers, the T box, and the
+one markup source of static and cloned parts; each checked in real Chromium against numbers
+derived from the core, not from the page."""
 
 from __future__ import annotations
 
@@ -444,7 +446,7 @@ def test_open_stopcocks_are_drawn_open_by_attributes_not_css(booted):
     assert all(upright == is_open and css == "none" for is_open, upright, css in handles)
 
 
-# --- Issue 11: one markup source ---------------------------------------------------------
+# --- One markup source ------------------------------------------------------------------
 
 PARTS = {"dial": "#fig-004 .dial", "valve": "#fig-004 .valve", "stratum": "#fig-004 .stratum",
          "label": "#fig-004 .stratum-label", "row": "#fig-005 tbody tr",
