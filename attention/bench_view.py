@@ -10,8 +10,8 @@ which says how typed text was read: lower-cased, punctuation dropped, or ""), ``
 word), ``matrix`` (per row, per column: None where masked, else [weight text, shade 0..10]),
 ``masks`` (per row a string, one letter per column: "a" allowed, "f" later word under the
 causal mask, "s" stopcock shut), ``empty`` (per row: True when every key it may use is shut),
-``drawing`` (FIG-004's geometry: ``bench_drawing``) and ``summary`` (the row in one sentence, which the
-page also announces).
+``drawing`` (FIG-004's geometry: ``bench_drawing``) and ``summary`` (the row in one
+sentence, which the page also announces).
 
 Its parts live beside it: the inputs' parsers (``bench_input``), the head and lexicon tables
 (``bench_tables``), FIG-004's geometry (``bench_drawing``) and its what-if parts

@@ -8,7 +8,8 @@ import math
 import numpy as np
 
 from . import bench, whatif
-from .bench_drawing import DIAL_SPAN, TRAY_HEIGHT, WIDTH, Layout, dial_angle, handle, plain, stack_strata
+from .bench_drawing import (DIAL_SPAN, TRAY_HEIGHT, WIDTH, Layout, dial_angle, handle, plain,
+                            stack_strata)
 
 __all__ = ["GHOST_PAST", "NOTE_CHARS", "whatif_drawing"]
 

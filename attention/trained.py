@@ -18,9 +18,8 @@ import numpy as np
 
 from . import bench
 from .numbers import fixed, fixed_all
-from .trained_model import MODEL, forward, load, tokenize
+from .trained_model import DATA, HEADS, LAYERS, MODEL, forward, load, tokenize
 from .trained_search import scores, search, word_tokens
-from .trained_view import DATA, HEADS, LAYERS
 
 __all__ = ["DATA", "EXAMPLES", "SEARCH", "build_data", "dumps"]
 

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import functools
 import json
-from pathlib import Path
 
 from . import bench, bench_view
+from .trained_model import DATA, HEADS, LAYERS
 
 __all__ = ["DATA", "LAYERS", "HEADS", "data", "head_name", "matched", "panel", "parse_head",
            "site_files"]
 
-DATA = Path(__file__).parent / "data" / "trained.json"
-LAYERS, HEADS = 6, 12  # all-MiniLM-L6-v2 (checked against the data file by the tests)
 SITE_DIR = "data/trained/"  # where the build puts one JSON file per example sentence
 STRENGTH = ((0.7, "strong"), (0.5, "moderate"), (0.0, "weak"))  # how a match score is described
 

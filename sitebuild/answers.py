@@ -34,7 +34,8 @@ from attention import bridge, neighbours, registry
 
 from . import runtime
 
-__all__ = ["DIR", "exports", "for_page", "link_states", "requests", "table_names", "tables", "widgets"]
+__all__ = ["DIR", "exports", "for_page", "link_states", "requests", "table_names", "tables",
+           "widgets"]
 
 DIR = "answers/"  # below static/
 SCRIPT = Path(__file__).with_name("answers.mjs")

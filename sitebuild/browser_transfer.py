@@ -10,7 +10,8 @@ from pathlib import Path
 from .browser_benchmark import CHROMIUM_ARGS, PROBE
 from .serve import make_server
 
-__all__ = ["TRANSFER_BEFORE", "TRANSFER_TARGET", "report_transfer", "transfer", "transfer_until_ready"]
+__all__ = ["TRANSFER_BEFORE", "TRANSFER_TARGET", "report_transfer", "transfer",
+           "transfer_until_ready"]
 
 TRANSFER_TARGET = 9_000_000  # bytes, a first visit to /bench/ until Python is ready
 TRANSFER_BEFORE = 17_045_120  # measured the same way on main before this change (commit 33d3148)
