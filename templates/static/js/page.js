@@ -70,7 +70,7 @@ function makeStore(channel, root, session, view, figure) {
     if (waitingForUrl) deferred = [request, answer];
     else send(request, answer);
   });
-  store.extras = {};
+  store.view = view;
   /** Open the state of the page's address, once the group's figures are mounted; resolves
    * once it is drawn, or waits for Python (the figure then says so itself). */
   store.openLink = () => new Promise((opened) => {
@@ -127,8 +127,7 @@ export async function mountPage({ swapped = false } = {}) {
       // once per group: its first figure speaks
       const view = statusView(root, session, later);
       const figure = modules[index].STATE; // the live state its widget shows (e.g. "bench")
-      stores.set(name, Object.assign(makeStore(`${epoch}:${name}`, root, session, view, figure),
-        { roots: [], view }));
+      stores.set(name, makeStore(`${epoch}:${name}`, root, session, view, figure));
     }
     const store = stores.get(name);
     // the first one shows the group's notices and errors

@@ -12,6 +12,13 @@ export function createStore(ask) {
   let unanswered = {};
   const listeners = new Set();
   return {
+    // Every field a store carries, declared here; each is written by the module named.
+    extras: {}, // fields added to every request by a widget inside the figure (whatif.js, bench.js)
+    roots: [], // the figure roots that share this store, in page order (page.js)
+    view: null, // the group's status: pending, stale, which figure speaks (page.js, status.js)
+    openLink: () => Promise.resolve(), // opens the state of the page's address (page.js)
+    good: null, // the last answer that computed: a bad input leaves it drawn (bench.js, trained.js)
+    held: null, // the bench's matrix as the page holds it (bench.js; attention.delta)
     get: () => state,
     set(patch) {
       state = { ...state, ...patch };

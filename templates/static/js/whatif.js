@@ -83,7 +83,6 @@ export function mount(root, store) {
   const host = root.parentElement.closest("[data-widget]") || document;
   let state = JSON.parse(root.dataset.state); // the state on screen, without the steps
   let current = null;
-  store.extras = store.extras || {};
   const toggles = $(root, ".whatif-toggles");
   toggles.hidden = false;
   const status = $(root, '[data-whatif="status"]');
