@@ -7,6 +7,7 @@ import {
   fillCell, fillColHead, fillDial, fillManifold, fillRow, fillRowHead, fillStratum,
   fillStratumLabel, fillValve,
 } from "./bench-parts.js";
+import { renderWhatifDrawing } from "./bench-whatif.js";
 
 const $ = (root, selector) => root.querySelector(selector);
 const bound = (root, name) => root.querySelector(`[data-bind="${name}"]`);
@@ -43,6 +44,7 @@ export function renderDrawing(root, data) {
   setAttr(bound(drawing, "tray"), "y", d.tray_y);
   syncList(bound(drawing, "strata"), d.strata, () => part(root, "stratum"), fillStratum);
   syncList(bound(drawing, "strata-labels"), d.strata, () => part(root, "stratum-label"), fillStratumLabel);
+  renderWhatifDrawing(root, d); // its what-if layer: this is the drawing's one writer
 }
 
 /** Fill the working table (FIG-005) for one answer. */

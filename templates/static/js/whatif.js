@@ -2,7 +2,6 @@
 // Python computes both (attention.whatif, in the figure's own answer); this module turns the
 // reader's toggles into requests on the figure's store and places the texts it gets back.
 
-import { renderWhatifDrawing } from "./bench-whatif.js";
 import { setAttr, setText } from "./dom.js";
 
 const $ = (root, selector) => root.querySelector(selector);
@@ -80,7 +79,6 @@ function keep(store, without) {
 
 export function mount(root, store) {
   const figure = root.dataset.figure; // "lab" or "bench": the request this panel's store answers
-  const host = root.parentElement.closest("[data-widget]") || document;
   let state = JSON.parse(root.dataset.state); // the state on screen, without the steps
   let current = null;
   const toggles = $(root, ".whatif-toggles");
@@ -120,7 +118,6 @@ export function mount(root, store) {
     root.classList.remove("stale");
     status.textContent = "";
     render(root, w, document.activeElement);
-    // the bench drawing shows it too: ghost needles, opened stopcocks, a second core sample
-    if (s.answer.data.drawing) renderWhatifDrawing(host, s.answer.data.drawing);
+    // (the bench drawing shows it too, drawn with the rest of the drawing by bench.js)
   });
 }
