@@ -19,3 +19,15 @@ def test_the_drawings_what_if_layer_is_drawn_by_the_drawing_alone():
     render = (JS / "bench-render.js").read_text(encoding="utf-8")
     body = render.split("export function renderDrawing", 1)[1].split("\n}\n", 1)[0]
     assert "renderWhatifDrawing(root, d)" in body
+
+
+def test_the_matrix_is_filled_by_render_matrix_alone():
+    """FIG-006's table had two writers (renderMatrix, and whatif-matrix.js's fillMatrix, which
+    relied on bench.js having filled in the answer first); the toggle now only says in the
+    store which matrix to show, and renderMatrix fills the table either way."""
+    writers = {path.name for path in JS.glob("*.js")
+               if re.search(r"\bfill(Cell|RowHead)\(", path.read_text(encoding="utf-8"))
+               and path.name != "bench-parts.js"}
+    assert writers == {"bench-render.js"}
+    toggle = (JS / "whatif-matrix.js").read_text(encoding="utf-8")
+    assert "store.set({ matrixWithout: on })" in toggle and "table" not in toggle.split("mount", 1)[1]

@@ -59,9 +59,13 @@ const sameMatrix = (a, b) => ["sentence", "head", "temperature", "shut"]
   .every((k) => JSON.stringify(a.state[k]) === JSON.stringify(b.state[k]));
 
 /** Fill the attention matrix (FIG-006) for one answer; `before` is the answer drawn last. */
-export function renderMatrix(root, data, before) {
+export function renderMatrix(root, data, before, without = false) {
   const table = $(root, 'table[data-bind="matrix"]');
   if (!table) return;
+  // without: the reader asked to see the matrix without the what-if panel's steps (its rows
+  // are in the same answer, data.whatif.matrix, computed by Python); this is the table's one writer
+  const cf = without && data.whatif ? data.whatif.matrix : null;
+  const wasWithout = table.classList.contains("whatif-shown");
   const words = data.sentence.words;
   const body = table.tBodies[0];
   const head = table.tHead.rows[0];
@@ -85,12 +89,16 @@ export function renderMatrix(root, data, before) {
     else tr.removeAttribute("aria-current");
   }
   for (const el of root.querySelectorAll('[data-bind="head"]')) setText(el, data.head.name);
-  if (!resized && before && sameMatrix(before, data)) return; // only the query moved
-  data.matrix.forEach((row, r) => {
+  if (!resized && before && sameMatrix(before, data) && !cf && !wasWithout) return; // only the query moved
+  data.matrix.forEach((real, r) => {
     const cells = body.rows[r].cells;
     fillRowHead(cells[0], words[r], data.rows[r], data.empty[r]);
-    row.forEach((value, c) => fillCell(cells[c + 1], value, data.masks[r][c], c));
+    if (cf) setText(cells[0].children[2], cf[r].note);
+    (cf ? cf[r].cells : real).forEach((value, c) => {
+      fillCell(cells[c + 1], value, cf ? cf[r].masks[c] : data.masks[r][c], c);
+    });
   });
+  table.classList.toggle("whatif-shown", Boolean(cf));
 }
 
 // The sentence box is as tall as its text: the stylesheet's field-sizing makes it so where the

@@ -208,8 +208,14 @@ export function mount(root, store) {
   wireHeads(root, store);
   let drawn = null; // the answer last seen
   let before = null; // the data drawn last
+  let without = false; // whether FIG-006 shows the matrix without the what-if steps
   store.subscribe((state) => {
-    if (!state.answer || state.answer === drawn) return;
+    const asked = Boolean(state.matrixWithout); // the reader's toggle (whatif-matrix.js)
+    if (state.answer && state.answer === drawn) { // no new answer: the toggle may have turned
+      if (asked !== without && before) renderMatrix(root, before, null, (without = asked));
+      return;
+    }
+    if (!state.answer) return;
     const answer = state.answer;
     drawn = answer;
     const speaks = root === store.roots[0]; // one figure of the group reports and announces
@@ -228,7 +234,7 @@ export function mount(root, store) {
     renderControls(root, answer.data);
     renderDrawing(root, answer.data);
     renderTable(root, answer.data);
-    renderMatrix(root, answer.data, last);
+    renderMatrix(root, answer.data, last, (without = asked));
     renderHeads(root, answer.data);
     if (speaks) announce(root, answer.data);
   });
