@@ -296,19 +296,20 @@ def document_listeners(page, kind: str) -> int:
     return sum(1 for listener in found if listener["type"] == kind)
 
 
-def test_the_lab_lets_go_of_the_document_when_swapped_away(booted):
-    """lab.js listens on the document for the prediction's query; each swap mounts it anew
-    (on the worker's shared page, after every page other tests opened in it)."""
+def test_the_prediction_reaches_the_one_live_lab_through_its_store_after_swaps(booted):
+    """The prediction asks the lab for its query through the store they share (data-group),
+    not through the document: each swap mounts both anew, and nothing is left listening on
+    the document (on the worker's shared page, after every page other tests opened in it).
+    lab.js listened on the document for a "lab:query" event, and had to let go of it."""
     page = booted.open("lab/")
     page.wait_for_selector("#fig-003 .lab-controls:not([hidden])")
     page.evaluate(KEEP)
-    assert document_listeners(page, "lab:query") == 1
+    assert document_listeners(page, "lab:query") == 0
     for _ in range(2):  # away and back, in place
         follow(page, '.site-header a[href="../mixture/"]')
-        assert document_listeners(page, "lab:query") == 0  # the lab is gone, and so is its listener
         follow(page, '.site-header a[href="../lab/"]')
         page.wait_for_selector("#fig-003 .lab-controls:not([hidden])")
-    assert page.evaluate(SAME) and document_listeners(page, "lab:query") == 1
+    assert page.evaluate(SAME) and document_listeners(page, "lab:query") == 0
     ready(page, "fig-003")
     page.click('button[data-guess="zero"]')  # the prediction still reaches the one live lab
     page.wait_for_function("() => document.querySelector('#lab-q1').value === '0'"

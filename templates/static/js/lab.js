@@ -137,13 +137,12 @@ export function mount(root, store) {
     ask({ move });
   });
 
-  // The prediction on this page asks the lab to show a given query.
-  const showQuery = ({ detail }) => {
-    $(root, 'input[name="q1"]').value = detail[0];
-    $(root, 'input[name="q2"]').value = detail[1];
+  // The prediction before the lab and the what-if panel in it ask the lab to show a query.
+  store.showQuery = (fields) => {
+    $(root, 'input[name="q1"]').value = fields[0];
+    $(root, 'input[name="q2"]').value = fields[1];
     ask();
   };
-  document.addEventListener("lab:query", showQuery);
 
   let drawn = null;
   store.subscribe((state) => {
@@ -156,6 +155,4 @@ export function mount(root, store) {
       renderErrors(root, state.answer.errors);
     }
   });
-  // The page swap mounts the lab anew on each visit: let go of the document when it unmounts.
-  return () => document.removeEventListener("lab:query", showQuery);
 }

@@ -121,17 +121,21 @@ export async function mountPage({ swapped = false } = {}) {
   const names = new Map(); // root -> the name of its store
   roots.forEach((root, index) => {
     const host = root.parentElement.closest("[data-widget]"); // a widget inside a figure shares its store
-    const name = root.dataset.group || names.get(host) || `${root.dataset.widget}-${index}`;
-    names.set(root, name);
-    if (!stores.has(name)) {
-      // once per group: its first figure speaks
-      const view = statusView(root, session, later);
-      const figure = modules[index].STATE; // the live state its widget shows (e.g. "bench")
-      stores.set(name, makeStore(`${epoch}:${name}`, root, session, view, figure));
-    }
-    const store = stores.get(name);
-    // the first one shows the group's notices and errors
-    store.roots.push(root);
+    names.set(root, root.dataset.group || names.get(host) || `${root.dataset.widget}-${index}`);
+  });
+  // One store per group, made at its first live figure (a widget that shows a state, such as
+  // the lab, rather than one that only talks to it, such as the prediction before it): that
+  // figure speaks for the group, and the address's state is the one it shows.
+  for (const name of new Set(names.values())) {
+    const group = roots.filter((root) => names.get(root) === name);
+    const speaker = group.find((root) => modules[roots.indexOf(root)]?.STATE) || group[0];
+    const figure = modules[roots.indexOf(speaker)]?.STATE; // the live state it shows (e.g. "bench")
+    const view = statusView(speaker, session, later);
+    stores.set(name, makeStore(`${epoch}:${name}`, speaker, session, view, figure));
+  }
+  roots.forEach((root, index) => {
+    const store = stores.get(names.get(root));
+    store.roots.push(root); // in page order
     if (store.view && !store.view.roots.includes(root)) store.view.roots.push(root);
     if (modules[index] instanceof Error) {
       const status = root.querySelector(".runtime-status");

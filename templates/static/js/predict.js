@@ -14,7 +14,7 @@ function targets(element) {
   return Boolean(target && element.contains(target));
 }
 
-export function mount(root) {
+export function mount(root, store) {
   const reveal = document.getElementById("zero-reveal");
   const choices = root.querySelector(".predict-choices");
   const feedback = root.querySelector(".predict-feedback");
@@ -60,7 +60,7 @@ export function mount(root) {
       now.remove();
     });
     feedback.replaceChildren(verdict, " ", NEXT, " ", now);
-    document.dispatchEvent(new CustomEvent("lab:query", { detail: ["0", "0"] }));
+    store.showQuery?.(["0", "0"]); // the lab, in the same group (data-group="lab")
     if (output) {
       const seen = new IntersectionObserver((entries) => {
         if (!entries.some((e) => e.isIntersecting)) return;

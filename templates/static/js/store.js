@@ -21,6 +21,7 @@ export function createStore(ask) {
     openLink: () => Promise.resolve(), // opens the state of the page's address (page.js)
     good: null, // the last answer that computed: a bad input leaves it drawn (bench.js, trained.js)
     held: null, // the bench's matrix as the page holds it (bench.js; attention.delta)
+    showQuery: null, // the lab's: show this query and compute it (lab.js; predict.js, whatif.js ask)
     get: () => state,
     set(patch) {
       state = { ...state, ...patch };

@@ -95,7 +95,7 @@ export function mount(root, store) {
   if (reachButton) {
     reachButton.addEventListener("click", () => {
       if (current && current.reach) {
-        document.dispatchEvent(new CustomEvent("lab:query", { detail: current.reach.fields }));
+        store.showQuery?.(current.reach.fields);
       }
     });
   }
