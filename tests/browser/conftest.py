@@ -32,13 +32,28 @@ def stop(srv) -> None:
 
 
 @contextmanager
-def serving(folder: Path, **options):
-    """Serve folder on a free port of 127.0.0.1 (a fresh origin) for the with-block."""
-    srv = make_server(folder, 0, quiet=True, **options)
+def running(srv):
+    """Run srv (a SiteServer) for the with-block; yield its base URL."""
     try:
         yield start(srv)
     finally:
         stop(srv)
+
+
+def serving(folder: Path, **options):
+    """Serve folder on a free port of 127.0.0.1 (a fresh origin) for the with-block."""
+    return running(make_server(folder, 0, quiet=True, **options))
+
+
+SITE_CACHED = "async () => (await caches.keys()).some(k => k.includes('-site-'))"
+
+
+def read_until_saved(page, base: str) -> None:
+    """Read a chapter without live figures until the service worker has saved the site (not
+    the runtime: no figure asked for Python)."""
+    page.goto(base + "roles/")
+    page.evaluate(WORKER_READY)
+    page.wait_for_function(SITE_CACHED)
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,7 @@ import pytest
 
 from attention import bench, bench_view, export, figures, lab, registry
 from sitebuild.serve import SiteHandler, SiteServer
-from tests.browser.conftest import WORKER_READY, routable, serving, start, stop, watch, within
+from tests.browser.conftest import read_until_saved, routable, serving, start, stop, watch, within
 from tests.browser.test_bench_page import expected_state, shown_state
 
 STATUS = "#fig-002 .runtime-status"
@@ -142,7 +142,7 @@ def test_a_state_outside_the_table_says_python_will_compute_it(fresh):
     assert notice.is_visible() and "Python is still loading" in notice.inner_text()
     assert "is-waiting" in page.get_attribute("#fig-004", "class")  # the old numbers, dimmed
     held.release()
-    page.wait_for_function(f"() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]')"
+    page.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]')"
                            ".textContent === 'it'", timeout=60000)
     assert status.inner_text() == "Live: Python in your browser computed this state."
     assert notice.is_hidden() and "is-waiting" not in page.get_attribute("#fig-004", "class")
@@ -314,9 +314,7 @@ def _offline_on_the_lab_with_nothing_saved(browser, base):
     context = browser.new_context()
     w = watch(context, base)
     page = w.page
-    page.goto(base + "roles/")
-    page.evaluate(WORKER_READY)
-    page.wait_for_function("async () => (await caches.keys()).some(k => k.includes('-site-'))")
+    read_until_saved(page, base)
     page.wait_for_timeout(1000)  # the site cache fills
     context.set_offline(True)
     page.goto(base + "lab/")

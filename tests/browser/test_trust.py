@@ -8,7 +8,7 @@ from html import unescape
 import pytest
 
 from sitebuild.site import build, csp
-from tests.browser.conftest import WORKER_READY, serving, watch
+from tests.browser.conftest import WORKER_READY, read_until_saved, serving, watch
 from tests.pagetext import PAGES
 
 READY = '.runtime-status[data-state="ready"]'
@@ -109,8 +109,8 @@ def _offline_after_one_visit(browser, base):
     page.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]').textContent === 'bridge'")
     # A shared link's state opens offline too; its table of neighbours, fetched only on
     # demand, is not asked for (it cannot arrive), and its next click goes to Python.
+    page.wait_for_function("() => location.search.includes('query=4')")  # written after the frame
     page.reload()  # the link to the row just chosen
-    assert "query=4" in page.url
     page.wait_for_selector(READY, timeout=60000)
     page.click('#fig-005 tr[data-index="1"]')
     page.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]').textContent === 'engineer'")
@@ -126,9 +126,7 @@ def test_offline_an_address_never_saved_shows_the_sites_own_page_not_the_browser
         context = browser.new_context()
         w = watch(context, base)
         page = w.page
-        page.goto(base + "roles/")
-        page.evaluate(WORKER_READY)
-        page.wait_for_function("async () => (await caches.keys()).some(k => k.includes('-site-'))")
+        read_until_saved(page, base)
         page.reload()  # now served by the worker
         page.wait_for_function("() => navigator.serviceWorker.controller !== null")
         context.set_offline(True)

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import functools
 import shutil
-from contextlib import contextmanager
 
 import pytest
 
 from sitebuild.serve import SiteHandler, SiteServer
-from tests.browser.conftest import start, stop
+from tests.browser.conftest import running
 from tests.engines.drivers import ENGINES
 
 RECORDER = "/__problems.js"
@@ -76,14 +75,11 @@ class IPadRecorded(Recorded):
     ipad = True
 
 
-@contextmanager
 def recorded(site, handler=Recorded):
+    """Serve site on a fresh origin with every page recorded (handler) for the with-block."""
     srv = SiteServer(("127.0.0.1", 0), functools.partial(handler, directory=str(site)), site)
     srv.quiet = True
-    try:
-        yield start(srv)
-    finally:
-        stop(srv)
+    return running(srv)
 
 
 @pytest.fixture(scope="module")
