@@ -34,8 +34,8 @@ def _export(state: dict) -> dict:
     of, figure_state = state.get("of"), state.get("state", {})
     of = of if isinstance(of, str) else ""
     if "url" in state:
-        source = next((f.state for f in registry.FIGURES if f.embed == of), None)
-        figure_state = _url_state(source, state["url"])[0] if source else {}
+        figure = registry.embed(of)  # the figure whose URL state it reads, if any
+        figure_state = _url_state(figure.state, state["url"])[0] if figure and figure.state else {}
     if not isinstance(figure_state, dict):
         raise RequestError("The state to export must be an object.", "state")
     table = registry.export(of, figure_state)

@@ -102,13 +102,13 @@ FIGURES: tuple[Figure, ...] = (
 EXPORTS = {f.embed: f.export for f in FIGURES if f.export}  # a download's name: its table
 
 
-def embed(embed_id: str) -> Figure:
-    """Return the figure embedded at embed/<embed_id>/.
+def embed(embed_id: str) -> Figure | None:
+    """Return the figure embedded at embed/<embed_id>/, or None when no figure is.
 
-    >>> embed("bench-table").number
-    'FIG-005'
+    >>> embed("bench-table").number, embed("no-such-figure")
+    ('FIG-005', None)
     """
-    return next(f for f in FIGURES if f.embed == embed_id)
+    return next((f for f in FIGURES if f.embed == embed_id), None)
 
 
 def from_url(name: str, params: dict) -> tuple[dict, list[str]]:
