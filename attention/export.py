@@ -150,14 +150,14 @@ def filename(table: dict) -> str:
     """Name a download by its state, without the extension.
 
     >>> from attention.registry import export
-    >>> filename(export("bench", {"query": 6}))
-    'attention-bench-bench-coreference-q6-T1'
-    >>> filename(export("lab", {"query": ["-0.5", "2"], "without": ["shift"]}))
-    'attention-bench-lab-q-0.5_2-T1-without-shift'
+    >>> filename(export("fig-004", {"query": 6}))
+    'attention-bench-fig-004-coreference-q6-T1'
+    >>> filename(export("fig-003", {"query": ["-0.5", "2"], "without": ["shift"]}))
+    'attention-bench-fig-003-q-0.5_2-T1-without-shift'
     """
     parts = ["attention-bench", table["figure"]]
     state = table.get("state")
-    if table["figure"] == "lab":
+    if state and "q" in state:  # the lab's
         parts += ["q" + "_".join(state["q"]), f"T{state['T']}"]
         if len(state["allowed"]) < len(toy.TOKENS):
             parts.append("allowed-" + "_".join(state["allowed"]))

@@ -1,7 +1,8 @@
 """Every figure of Attention Bench, one record each, and the live states they show.
 
 A figure (FIG-001 … FIG-008) is drawn in its chapter from its data builder and can be
-embedded on its own page (embed/<id>/); a live figure shows one of three states a reader
+embedded on its own page, embed/<id>/ with the figure's own id (embed/fig-005/); the names
+its embed had before (embed/bench-table/) stay as aliases that send a reader on. A live figure shows one of three states a reader
 changes: FIG-002's query, the lab, the bench. The bridge computes a state from a request,
 reads it from a page's URL and writes it back, and lists the requests one click away.
 Everything that lists figures or states is derived from here (the bridge's requests, the
@@ -23,7 +24,8 @@ from typing import Callable
 from . import bench, builders, export as exports, figures, neighbours as near, toy, urlstate, whatif
 from .numbers import spelled
 
-__all__ = ["EXPORTS", "FIGURES", "STATES", "Figure", "State", "embed", "export", "from_url",
+__all__ = ["ALIASES", "EXPORTS", "FIGURES", "STATES", "Figure", "State", "embed", "export",
+           "from_url",
            "neighbours", "to_url"]
 
 
@@ -47,7 +49,6 @@ class Figure:
 
     number: str  # "FIG-005", as the chapters and the claims name it
     chapter: str  # the slug of the chapter that draws it
-    embed: str  # its embed's id: embed/<id>/ and data-embed
     title: str  # as the embed guide lists it
     data: Callable  # the chapter's data builder for it (attention.figures)
     state: str | None = None  # the live state it shows (STATES), if any
@@ -56,11 +57,18 @@ class Figure:
     parameters: tuple[str, ...] = ()  # the URL parameters its embed takes
     table: str | None = None  # the precomputed answers its page fetches (sitebuild.answers)
     live: bool = True  # False: drawn once by the build, nothing to change
+    aliases: tuple[str, ...] = ()  # the embed ids it had before: embed/<alias>/ sends readers on
 
     @property
     def id(self) -> str:
-        """Return the figure's element id in its chapter, e.g. "fig-005"."""
+        """Return the figure's one name in addresses: its element id in its chapter, its embed
+        (embed/<id>/, data-embed), its download's name, e.g. "fig-005"."""
         return self.number.lower()
+
+    @property
+    def embed(self) -> str:
+        """Return its embed's id, the figure's own id."""
+        return self.id
 
 
 _BENCH_PARAMETERS = ("sentence", "head", "query", "t", "shut", "without")
@@ -80,35 +88,43 @@ STATES: dict[str, State] = {s.name: s for s in (
 
 # In the order the embed guide lists them.
 FIGURES: tuple[Figure, ...] = (
-    Figure("FIG-001", "roles", "fig-001", "One input row, three projected roles", figures.fig_001,
+    Figure("FIG-001", "roles", "One input row, three projected roles", figures.fig_001,
            export=exports.export_fig_001, table="fig-001", live=False),
-    Figure("FIG-002", "mixture", "fig-002", "Weights choose a mixture", figures.fig_002,
+    Figure("FIG-002", "mixture", "Weights choose a mixture", figures.fig_002,
            "fig-002", "fig-002", exports.export_fig_002, ("query",), "fig-002"),
-    Figure("FIG-003", "lab", "lab", f"The lab: one query against {spelled(len(toy.TOKENS))} keys",
-           figures.fig_003, "lab", "lab", exports.export_lab, ("q", "mask", "t", "without"), "lab"),
-    Figure("FIG-004", "bench", "bench", "The bench", figures.bench_figure, "bench", "bench",
-           exports.export_bench, _BENCH_PARAMETERS, "bench"),
-    Figure("FIG-005", "bench", "bench-table", "The bench's full working", figures.bench_figure,
-           "bench", "bench", exports.export_bench, _BENCH_PARAMETERS, "bench"),
-    Figure("FIG-006", "bench", "bench-matrix", "The bench's attention matrix", figures.bench_figure,
-           "bench", "bench", exports.export_bench_matrix, _BENCH_PARAMETERS, "bench"),
-    Figure("FIG-008", "bench", "trained", "A trained model beside the bench's heads",
-           figures.trained_figure, "bench", "trained", parameters=(*_BENCH_PARAMETERS, "trained")),
-    Figure("FIG-007", "bench", "bench-heads",
+    Figure("FIG-003", "lab", f"The lab: one query against {spelled(len(toy.TOKENS))} keys",
+           figures.fig_003, "lab", "lab", exports.export_lab, ("q", "mask", "t", "without"), "lab",
+           aliases=("lab",)),
+    Figure("FIG-004", "bench", "The bench", figures.bench_figure, "bench", "bench",
+           exports.export_bench, _BENCH_PARAMETERS, "bench", aliases=("bench",)),
+    Figure("FIG-005", "bench", "The bench's full working", figures.bench_figure,
+           "bench", "bench", exports.export_bench, _BENCH_PARAMETERS, "bench",
+           aliases=("bench-table",)),
+    Figure("FIG-006", "bench", "The bench's attention matrix", figures.bench_figure,
+           "bench", "bench", exports.export_bench_matrix, _BENCH_PARAMETERS, "bench",
+           aliases=("bench-matrix",)),
+    Figure("FIG-008", "bench", "A trained model beside the bench's heads",
+           figures.trained_figure, "bench", "trained", parameters=(*_BENCH_PARAMETERS, "trained"),
+           aliases=("trained",)),
+    Figure("FIG-007", "bench",
            f"{spelled(len(bench.HEADS)).capitalize()} heads and their weights", figures.bench_figure,
-           live=False),
+           live=False, aliases=("bench-heads",)),
 )
 
 EXPORTS = {f.embed: f.export for f in FIGURES if f.export}  # a download's name: its table
 
 
 def embed(embed_id: str) -> Figure | None:
-    """Return the figure embedded at embed/<embed_id>/, or None when no figure is.
+    """Return the figure embedded at embed/<embed_id>/ (its id or an old alias), or None when
+    no figure is.
 
-    >>> embed("bench-table").number, embed("no-such-figure")
-    ('FIG-005', None)
+    >>> embed("fig-005").number, embed("bench-table").number, embed("no-such-figure")
+    ('FIG-005', 'FIG-005', None)
     """
-    return next((f for f in FIGURES if f.embed == embed_id), None)
+    return next((f for f in FIGURES if embed_id == f.embed or embed_id in f.aliases), None)
+
+
+ALIASES = {alias: f.embed for f in FIGURES for alias in f.aliases}  # an old embed id: its figure's
 
 
 def from_url(name: str, params: dict) -> tuple[dict, list[str]]:
@@ -144,7 +160,8 @@ def export(of: str, state: dict | None = None) -> dict:
     >>> e["columns"][:4], [round(r[3], 3) for r in e["rows"]]
     (['key', 'score', 'scaled', 'weight'], [0.401, 0.198, 0.401])
     """
+    asked, of = of, ALIASES.get(of, of)  # an old embed id's download has its figure's name
     if of not in EXPORTS:
-        raise ValueError(f"no export for {of!r}; choose one of {', '.join(EXPORTS)}")
+        raise ValueError(f"no export for {asked!r}; choose one of {', '.join(EXPORTS)}")
     state = {k: v for k, v in (state or {}).items() if k != "trained"}  # FIG-008's own choice
     return {"figure": of, **EXPORTS[of](state)}

@@ -61,7 +61,8 @@ def widgets() -> dict[str, str]:
 def _page_of() -> dict[str, str]:
     """Each page whose address sets a live state (a chapter, an embed), and that state."""
     return {**{f"{f.chapter}/": f.state for f in registry.FIGURES if f.state},
-            **{f"embed/{f.embed}/": f.state for f in registry.FIGURES if f.state}}
+            **{f"embed/{name}/": f.state for f in registry.FIGURES if f.state
+               for name in (f.embed, *f.aliases)}}  # an old address leads to the same state
 
 
 def link_states(bodies: dict[str, str]) -> dict[str, list[dict]]:
@@ -319,7 +320,7 @@ def near_for_page(body: str) -> list[str]:
 def for_page(body: str) -> list[str]:
     """Return the answer tables a page's figures use, as static asset names.
 
-    >>> for_page('<figure data-embed="bench-table" data-export><div data-widget="bench">')
+    >>> for_page('<figure data-embed="fig-005" data-export><div data-widget="bench">')
     ['answers/bench.json']
     """
     widget, export = widgets(), exports()

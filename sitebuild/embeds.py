@@ -39,6 +39,7 @@ class Embed:
     title: str
     params: tuple[Param, ...] = ()
     live: bool = True
+    aliases: tuple[str, ...] = ()  # its old ids: embed/<alias>/ sends readers to embed/<id>/
 
     @property
     def height(self) -> int:
@@ -87,4 +88,4 @@ def registry() -> tuple[Embed, ...]:
     meanings = _meanings()
     return tuple(Embed(f.embed, f.number, f.chapter, f.title,
                        tuple(Param(name, *meanings[f.state][name]) for name in f.parameters),
-                       f.live) for f in figure_registry.FIGURES)
+                       f.live, f.aliases) for f in figure_registry.FIGURES)

@@ -161,9 +161,9 @@ def fragment(embed_id: str, url: str = "", site_url: str = "", css: bool = True,
     True
     """
     embeds = {e.id: e for e in registry()}
-    if embed_id not in embeds:
+    if not (record := figure_registry.embed(embed_id)):  # its id, or an embed id it had before
         raise BuildError(f"unknown figure {embed_id!r}; choose one of {', '.join(embeds)}")
-    figure = figure_registry.embed(embed_id).state  # the live state its URL sets, if any
+    embed_id, figure = record.embed, record.state  # and the live state its URL sets, if any
     params = dict(parse_qsl(url.lstrip("?"), keep_blank_values=True))
     state, notices = figure_registry.from_url(figure, params) if figure else ({}, [])
     if notices or (params and not figure):

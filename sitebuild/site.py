@@ -164,7 +164,17 @@ def _embed_pages(inputs: Inputs, renderer: PageRenderer, env, nav, templates: Pa
             preloads=_preloads(templates, body),
             csp=csp(not inputs.runtime_files),
             asset=lambda name: f"static/{name}")
+        out.update(_moved_pages(embed, env, inputs))
     return out
+
+
+def _moved_pages(embed: embeds.Embed, env, inputs: Inputs) -> dict[str, str]:
+    """Render site/embed/<alias>/ for each old id of an embed: a page that sends the reader on
+    to embed/<id>/ with the address's state, so no course page's iframe breaks."""
+    moved = env.get_template("moved.html")
+    return {f"embed/{alias}/index.html": moved.render(
+        embed=embed, root="../../", build=offline.BUILD_PLACEHOLDER, csp=csp(not inputs.runtime_files),
+        asset=lambda name: f"static/{name}") for alias in embed.aliases}
 
 
 # What the footer may truthfully say of a page's numbers (layout.html's "numbers" line).

@@ -6,7 +6,7 @@ import re
 from html.parser import HTMLParser
 
 PAGES = ["index.html", "roles/index.html", "mixture/index.html", "lab/index.html",
-         "bench/index.html", "claims/index.html", "embed/index.html", "embed/bench/index.html"]
+         "bench/index.html", "claims/index.html", "embed/index.html", "embed/fig-004/index.html"]
 
 
 class _Text(HTMLParser):

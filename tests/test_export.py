@@ -92,7 +92,7 @@ def test_bench_exports_equal_the_model_and_carry_their_state():
 def test_the_query_is_told_by_position_when_words_repeat():
     table = registry.export("bench", {"query": 3})  # the second "the"
     assert table["state"]["query"] == {"index": 3, "word": "the"}
-    assert export.filename(table) == "attention-bench-bench-coreference-q3-T1"
+    assert export.filename(table) == "attention-bench-fig-004-coreference-q3-T1"
 
 
 def test_the_bench_export_without_the_mask():
@@ -105,13 +105,15 @@ def test_the_bench_export_without_the_mask():
 
 
 @pytest.mark.parametrize("figure, state, name", [
-    ("bench", {"query": 6}, "attention-bench-bench-coreference-q6-T1"),
-    ("bench-table", {"head": "sink", "query": 2, "temperature": "0.5", "shut": [0, 1]},
-     "attention-bench-bench-table-sink-q2-T0.5-shut0_1"),
-    ("bench-matrix", {"without": ["shift", "scale"]},
-     "attention-bench-bench-matrix-coreference-T1-without-scale-shift"),
-    ("lab", {"query": ["0.5", "-2"], "mask": [True, False, True], "temperature": "2"},
-     "attention-bench-lab-q0.5_-2-T2-allowed-grid_rises"),
+    ("fig-004", {"query": 6}, "attention-bench-fig-004-coreference-q6-T1"),
+    ("fig-005", {"head": "sink", "query": 2, "temperature": "0.5", "shut": [0, 1]},
+     "attention-bench-fig-005-sink-q2-T0.5-shut0_1"),
+    ("fig-006", {"without": ["shift", "scale"]},
+     "attention-bench-fig-006-coreference-T1-without-scale-shift"),
+    ("fig-003", {"query": ["0.5", "-2"], "mask": [True, False, True], "temperature": "2"},
+     "attention-bench-fig-003-q0.5_-2-T2-allowed-grid_rises"),
+    # an old embed id (a course page's iframe made before the figures had one name each)
+    ("bench-table", {"query": 6}, "attention-bench-fig-005-coreference-q6-T1"),
     ("fig-002", {"query": "grid"}, "attention-bench-fig-002-grid"),
     ("fig-001", {}, "attention-bench-fig-001"),
 ])

@@ -47,7 +47,7 @@ def selectors(css: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("embed_id", ["fig-001", "fig-002", "lab", "bench", "bench-matrix"])
+@pytest.mark.parametrize("embed_id", ["fig-001", "fig-002", "fig-003", "fig-004", "fig-006"])
 def test_every_style_of_a_fragment_is_scoped_to_its_wrapper(embed_id):
     html = fragment(embed_id)
     css = html[html.index("<style>") + 7:html.index("</style>")]

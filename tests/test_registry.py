@@ -29,6 +29,20 @@ def test_every_figure_has_one_record_with_its_own_number_embed_and_template():
         assert f.state is None or f.state in registry.STATES
 
 
+def test_a_figure_has_one_name_in_addresses_and_its_old_embed_ids_lead_to_it():
+    """Embed, download and element id are the figure's id; the embed ids FIG-003 … FIG-008 had
+    before (lab, bench, bench-table, ...) still find their figure, so no course page breaks."""
+    old = {"lab": "FIG-003", "bench": "FIG-004", "bench-table": "FIG-005", "bench-matrix": "FIG-006",
+           "bench-heads": "FIG-007", "trained": "FIG-008"}
+    for f in registry.FIGURES:
+        assert f.embed == f.id == f.number.lower()
+        assert registry.embed(f.id) is f
+    assert {alias: registry.embed(alias).number for alias in registry.ALIASES} == old
+    assert not set(registry.ALIASES) & {f.id for f in registry.FIGURES}
+    assert registry.export("bench-matrix", {"head": "sink"}) == registry.export("fig-006", {"head": "sink"})
+    assert registry.embed("fig-009") is None
+
+
 def test_each_live_widget_says_which_state_it_shows_as_its_figures_record_does():
     """page.js opens a link's state by the name its widget module exports (STATE): the same
     name as the figure's record, for every figure a widget mounts."""
@@ -44,7 +58,7 @@ def test_the_bridge_the_downloads_and_the_answers_tables_follow_the_records():
     assert set(registry.STATES) <= set(bridge.FIGURES)
     assert {name: fields for name, (_, fields) in bridge.FIGURES.items() if name in registry.STATES} \
         == {name: s.fields for name, s in registry.STATES.items()}
-    assert set(registry.EXPORTS) == {"fig-001", "fig-002", "lab", "bench", "bench-table", "bench-matrix"}
+    assert set(registry.EXPORTS) == {"fig-001", "fig-002", "fig-003", "fig-004", "fig-005", "fig-006"}
     assert answers.widgets() == {"fig-002": "fig-002", "lab": "lab", "bench": "bench"}
     assert answers.table_names() == ["bench", "fig-001", "fig-002", "lab"]
     assert [e.id for e in embeds.registry()] == [f.embed for f in registry.FIGURES]
@@ -58,8 +72,7 @@ def _throwaway(**state) -> dict:
 def test_a_new_figure_is_a_record_a_data_builder_and_a_template(tmp_path, monkeypatch):
     """A made-up FIG-009: its record, its data builder (above) and its template are all it
     takes for the site to draw it on an embed page of its own and list it in the guide."""
-    figure = registry.Figure("FIG-009", "roles", "fig-009", "A figure made up for a test",
-                             _throwaway, live=False)
+    figure = registry.Figure("FIG-009", "roles", "A figure made up for a test", _throwaway, live=False)
     monkeypatch.setattr(registry, "FIGURES", (*registry.FIGURES, figure))
     measured = {**embeds.heights(), "fig-009": {"desktop": 200, "phone": 300}}
     monkeypatch.setattr(embeds, "heights", lambda: measured)  # tools/measure-embed-heights writes it

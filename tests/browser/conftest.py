@@ -372,7 +372,7 @@ def course_page(tmp_path_factory, server):
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>A course page</title><link rel="icon" href="data:,"><script src="resize.js"></script></head><body><h1>Week 3</h1>
 <iframe id="one" src="{server}embed/fig-002/?query=grid" title="FIG-002" width="100%" height="300" data-attention-bench></iframe>
-<iframe id="two" src="{server}embed/bench/?head=sink&amp;query=3" title="The bench" width="100%" height="300" data-attention-bench></iframe>
+<iframe id="two" src="{server}embed/fig-004/?head=sink&amp;query=3" title="The bench" width="100%" height="300" data-attention-bench></iframe>
 </body></html>""")
     srv = make_server(folder, 0, quiet=True)
     threading.Thread(target=srv.serve_forever, daemon=True).start()

@@ -60,7 +60,7 @@ def test_the_bench_svg_holds_only_what_the_page_shows_and_is_named_after_its_sta
     with page.expect_download() as info:
         page.click("#fig-004 .share button:has-text('Drawing as SVG')")
     # the default query is "she" (index 6) under the coreference head; T and the shut key as linked
-    assert info.value.suggested_filename == "attention-bench-bench-coreference-q6-T0.5-shut1.svg"
+    assert info.value.suggested_filename == "attention-bench-fig-004-coreference-q6-T0.5-shut1.svg"
     info.value.save_as(tmp_path / "bench.svg")
     root = ET.parse(tmp_path / "bench.svg").getroot()
     written = ["".join(t.itertext()).strip() for t in root.iter(f"{SVG}text")

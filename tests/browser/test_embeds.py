@@ -5,14 +5,14 @@ from __future__ import annotations
 import csv
 import json
 import xml.etree.ElementTree as ET
-from urllib.parse import quote
+from urllib.parse import parse_qsl, quote
 
 import pytest
 
 from attention import bench_view
 from attention import registry as figure_registry
 from sitebuild.embeds import registry
-from tests.browser.conftest import watch, within
+from tests.browser.conftest import GUIDE_SCRIPT, serving, watch, within
 from tests.browser.test_bench_page import expected_state, shown_state
 
 READY = '.runtime-status[data-state="ready"]'
@@ -65,7 +65,7 @@ def test_tampered_parameters_show_a_notice_and_keep_the_defaults(site_page, para
     page = site_page.page
     dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    page.goto(site_page.base + "embed/bench/?" + params)
+    page.goto(site_page.base + "embed/fig-004/?" + params)
     notice = page.locator("#fig-004 .state-notice")
     notice.wait_for(state="visible", timeout=60000)
     assert name in notice.inner_text()
@@ -170,12 +170,63 @@ def test_the_lab_plot_downloads_at_its_drawn_size(booted, viewport_width, tmp_pa
     assert int(root.get("width")) == drawn > 100
 
 
+# Each old embed id (before every figure had one name) and an address a course page may hold.
+OLD_ADDRESSES = {"lab": "q=0,0&t=2", "bench": "head=sink&query=3", "bench-table": "query=2",
+                 "bench-matrix": "head=sink", "bench-heads": "", "trained": "trained=4-5"}
+
+
+def test_an_old_embed_address_opens_its_figure_with_the_state_it_carries(browser, server):
+    """A teacher's iframe made before the figures had one name each keeps working: the old
+    address sends the reader on to embed/fig-00N/ with its state, its theme and its anchor."""
+    assert set(OLD_ADDRESSES) == set(figure_registry.ALIASES)
+    context = browser.new_context()
+    w = watch(context, server)
+    for n, (old, params) in enumerate(OLD_ADDRESSES.items()):
+        figure = figure_registry.embed(old)
+        w.page.goto(f"{server}embed/{old}/?{params}{'&' if params else ''}theme=dark#{figure.id}")
+        w.page.wait_for_url(f"{server}embed/{figure.id}/**")
+        w.page.locator(f"#{figure.id}").wait_for()
+        shown = w.page.evaluate("Object.fromEntries(new URLSearchParams(location.search))")
+        # the state it carries (the page may write the rest of its state beside it); theme= is
+        # taken off, as on every embed: it is the host page's choice
+        assert dict(parse_qsl(params)).items() <= shown.items() and "theme" not in shown, old
+        assert w.page.evaluate("location.hash") == f"#{figure.id}"
+        assert w.page.evaluate("document.documentElement.dataset.theme") == "dark", old
+        if n == 0:  # the new tab's blank page and the figure: the old address was replaced
+            assert w.page.evaluate("history.length") == 2
+    w.assert_clean()
+    context.close()
+
+
+def test_an_old_embed_address_leads_to_its_figure_with_javascript_off(no_js, server):
+    no_js.goto(server + "embed/bench-table/")
+    no_js.wait_for_url(server + "embed/fig-005/")
+    assert no_js.locator("#fig-005 table.bench-working").count() == 1
+
+
+def test_an_iframe_at_an_old_address_on_a_course_page_is_sized_by_the_guides_script(browser, server, tmp_path):
+    (tmp_path / "resize.js").write_text(GUIDE_SCRIPT)
+    (tmp_path / "index.html").write_text(f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>An older course page</title><link rel="icon" href="data:,"><script src="resize.js"></script></head>
+<body><h1>Week 3</h1><iframe id="old" src="{server}embed/bench-matrix/?head=sink" title="The matrix"
+width="100%" height="200" data-attention-bench></iframe></body></html>""")
+    with serving(tmp_path) as course:
+        context = browser.new_context(viewport={"width": 900, "height": 800})
+        w = watch(context, course)
+        w.page.goto(course)
+        frame = w.page.frame_locator("#old")
+        frame.locator("#fig-006").wait_for(timeout=30000)
+        w.page.wait_for_function("() => parseInt(document.getElementById('old').style.height) > 300")
+        assert w.console_errors == [] and w.page_errors == []
+        context.close()
+
+
 def test_the_heads_embed_stays_static(browser, server):
     context = browser.new_context()
     w = watch(context, server)
     requests = []
     w.page.on("request", lambda r: requests.append(r.url))
-    w.page.goto(server + "embed/bench-heads/")
+    w.page.goto(server + "embed/fig-007/")
     w.page.wait_for_timeout(1500)
     assert not any("/runtime/" in u or "/py/" in u for u in requests)
     assert w.page.locator("#fig-007 .use-head:visible").count() == 0

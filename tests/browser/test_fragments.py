@@ -34,7 +34,7 @@ def paste(browser, html: str, scheme: str = "light"):
     return context, page
 
 
-@pytest.mark.parametrize("embed_id", ["fig-002", "lab", "bench", "bench-matrix"])
+@pytest.mark.parametrize("embed_id", ["fig-002", "fig-003", "fig-004", "fig-006"])
 def test_a_pasted_fragment_leaves_the_host_page_alone(browser, embed_id):
     from sitebuild.fragment import fragment
 
@@ -103,7 +103,7 @@ def test_a_pasted_lab_fragment_keeps_its_plot_in_scale(browser):
 def test_a_pasted_matrix_fragment_shades_hatches_and_hides_its_screen_reader_words(browser):
     from sitebuild.fragment import fragment
 
-    context, page = paste(browser, fragment("bench-matrix"))
+    context, page = paste(browser, fragment("fig-006"))
     seen = page.evaluate("""() => {
       const masked = document.querySelector('td.masked');
       const hidden = [...document.querySelectorAll('.visually-hidden')].map(e => e.getBoundingClientRect().width);

@@ -188,7 +188,7 @@ def test_without_javascript_a_linked_figure_says_its_state_needs_javascript(no_j
         "Opened from a link to a particular state of this figure? That state needs JavaScript "
         "to show; this is the figure's default state.")
     assert page.inner_text('#fig-002 [data-bind="query"]') == "rises"  # the default, as it says
-    page.goto(server + "embed/lab/?q=0,0")
+    page.goto(server + "embed/fig-003/?q=0,0")
     assert page.locator("#fig-003 .link-note").is_visible()
 
 
@@ -383,8 +383,8 @@ def test_a_phone_asks_before_downloading_python(browser, server):
     w.assert_clean()
 
 
-LINKED = {"#fig-004": "embed/bench/", "#fig-005": "embed/bench-table/", "#fig-006": "embed/bench-matrix/",
-          "#fig-008": "embed/trained/"}
+LINKED = {"#fig-004": "embed/fig-004/", "#fig-005": "embed/fig-005/", "#fig-006": "embed/fig-006/",
+          "#fig-008": "embed/fig-008/"}
 
 
 def test_without_javascript_every_bench_figure_says_a_links_state_needs_javascript(browser, server):

@@ -132,7 +132,7 @@ def test_the_numbering_note_names_a_real_head_and_bench_controls_only_beside_the
     assert f"{here} (its best coreference match) would be {theirs}" in text
     assert "8-10" not in text and "layer 7" not in text  # Clark's BERT-base head is not this model's
     assert "stopcocks" in text  # on the bench page the controls are right there
-    no_js.goto(server + "embed/trained/")
+    no_js.goto(server + "embed/fig-008/")
     embedded = no_js.locator("#fig-008 .trained-differs").text_content()
     assert "BERT-base" in embedded and "stopcocks" not in embedded and "temperature 1." in embedded
 

@@ -246,7 +246,7 @@ def test_a_bench_export_says_its_state_in_its_name(page):
     with p.expect_download() as info:
         p.click("#fig-005 .share button:has-text('Numbers as JSON')")
     download = info.value
-    assert download.suggested_filename == "attention-bench-bench-table-coreference-q6-T1-without-scale.json"
+    assert download.suggested_filename == "attention-bench-fig-005-coreference-q6-T1-without-scale.json"
     table = json.loads(Path(download.path()).read_text(encoding="utf-8"))
     assert table["state"]["query"] == {"index": 6, "word": "she"} and table["state"]["without"] == ["scale"]
     k = table["columns"].index("without_weight")

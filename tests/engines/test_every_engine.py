@@ -12,7 +12,7 @@ from tests.browser.test_bench_page import expected_state
 from tests.engines.drivers import Engine
 
 PAGES = ["", "roles/", "mixture/", "lab/", "bench/", "claims/", "embed/", "embed/fig-002/",
-         "embed/lab/", "embed/bench/", "embed/bench-table/", "embed/bench-matrix/"]
+         "embed/fig-003/", "embed/fig-004/", "embed/fig-005/", "embed/fig-006/"]
 READY = """(id) => { const s = document.querySelector(`#${id} .runtime-status`);
   return s && s.dataset.state === "ready" ? s.textContent : (s && s.dataset.state === "failed" ? `failed: ${s.textContent}` : null); }"""
 
@@ -113,7 +113,7 @@ def test_python_computes_fig_002_the_bench_and_the_lab_after_a_header_link(engin
 
 
 def test_an_embed_is_live(engine, site_url):
-    engine.open(site_url + "embed/bench-table/?query=2")
+    engine.open(site_url + "embed/fig-005/?query=2")
     engine.wait_for("() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]') === null")  # the table alone
     ready(engine, "fig-005")
     assert engine.call("() => [...document.querySelectorAll('#fig-005 tbody tr .weight .num')].map((e) => e.textContent)") \
