@@ -48,6 +48,16 @@ export function setAttr(element, name, value) {
   if (element.getAttribute(name) !== text) element.setAttribute(name, text);
 }
 
+/** Turn a class on or off only when that changes (a class change can restyle a whole figure). */
+export function setClass(element, name, on) {
+  if (element.classList.contains(name) !== on) element.classList.toggle(name, on);
+}
+
+/** Show or hide an element only when that changes. */
+export function setHidden(element, hidden) {
+  if (element.hidden !== hidden) element.hidden = hidden;
+}
+
 /** Remove attributes an element may carry. */
 export function dropAttrs(element, ...names) {
   for (const name of names) if (element.hasAttribute(name)) element.removeAttribute(name);
@@ -70,16 +80,13 @@ export function syncList(container, items, make, fill) {
  * italics, which keep their contrast and their minus signs.
  */
 export function markStale(root, stale, why = "input") {
-  if (root.classList.contains("is-stale") !== stale) root.classList.toggle("is-stale", stale);
+  setClass(root, "is-stale", stale);
   const notice = root.querySelector(':scope > [data-bind="stale"]');
-  if (notice && notice.hidden === stale) notice.hidden = !stale;
+  if (notice) setHidden(notice, !stale);
   if (notice) staleWhy(notice, why);
 }
 
 /** Show the reason a stale notice gives: "input" (invalid) or "runtime" (Python unavailable). */
 export function staleWhy(notice, why) {
-  for (const span of notice.querySelectorAll("[data-stale-why]")) {
-    const hide = span.dataset.staleWhy !== why;
-    if (span.hidden !== hide) span.hidden = hide;
-  }
+  for (const span of notice.querySelectorAll("[data-stale-why]")) setHidden(span, span.dataset.staleWhy !== why);
 }

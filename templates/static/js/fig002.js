@@ -1,5 +1,7 @@
 // FIG-002 made live: choose a query row and Python recomputes the whole table.
 
+import { html, setAttr, setClass, setText } from "./dom.js";
+
 /** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
  * FIG-002's query. page.js opens a link's state with it. */
 export const STATE = "fig-002";
@@ -8,29 +10,27 @@ const FIELDS = ["score", "scaled", "weight", "contribution"];
 
 /** Draw an answer from attention.figures.fig_002 into the figure. */
 export function render(root, data) {
-  root.querySelector('[data-bind="query"]').textContent = data.query.token;
-  root.querySelector('[data-bind="query-vector"]').textContent = data.query.vector.text;
+  const bound = (within, name) => within.querySelector(`[data-bind="${name}"]`);
+  setText(bound(root, "query"), data.query.token);
+  setText(bound(root, "query-vector"), data.query.vector.text);
   for (const row of data.rows) {
     const tr = root.querySelector(`tr[data-query="${row.token}"]`);
-    for (const field of FIELDS) tr.querySelector(`[data-bind="${field}"]`).textContent = row[field].text;
-    tr.querySelector('[data-bind="bar"]').setAttribute("width", row.weight.value);
-    tr.classList.toggle("is-query", row.is_query);
-    tr.querySelector("button").setAttribute("aria-pressed", String(row.is_query));
+    for (const field of FIELDS) setText(bound(tr, field), row[field].text);
+    setAttr(bound(tr, "bar"), "width", row.weight.value);
+    setClass(tr, "is-query", row.is_query);
+    setAttr(tr.querySelector("button"), "aria-pressed", row.is_query);
   }
-  root.querySelector('[data-bind="output"]').textContent = data.output.text;
-  root.querySelector('[data-bind="said"]').textContent = data.said; // read out politely
+  setText(bound(root, "output"), data.output.text);
+  setText(bound(root, "said"), data.said); // read out politely
 }
 
 export function mount(root, store) {
   for (const tr of root.querySelectorAll("tbody tr[data-query]")) {
     const token = tr.querySelector(".key-token");
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "row-choice";
-    button.textContent = token.textContent;
-    button.setAttribute("aria-pressed", String(tr.classList.contains("is-query")));
-    button.setAttribute("aria-label", `Make ${tr.dataset.query} the query`);
-    token.replaceChildren(button);
+    token.replaceChildren(html("button", {
+      type: "button", class: "row-choice", "aria-pressed": tr.classList.contains("is-query"),
+      "aria-label": `Make ${tr.dataset.query} the query`,
+    }, token.textContent));
     tr.classList.add("choosable");
     tr.addEventListener("click", () => store.ask({ figure: STATE, query: tr.dataset.query }));
   }
@@ -41,6 +41,6 @@ export function mount(root, store) {
     if (!state.answer || state.answer === drawn) return;
     drawn = state.answer;
     if (state.answer.ok) render(root, state.answer.data);
-    else notice.textContent = state.answer.errors.map((e) => e.message).join(" ");
+    else setText(notice, state.answer.errors.map((e) => e.message).join(" "));
   });
 }

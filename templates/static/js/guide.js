@@ -1,13 +1,15 @@
 // The embed guide: snippets that point to this copy of the site, a Copy button on each,
 // and live examples on demand.
 
+import { html, setAttr, setText } from "./dom.js";
+
 const base = new URL("../", location.href).href;
 const placeholder = "https://example.org/attention-bench/";
 for (const code of document.querySelectorAll("[data-snippet]")) {
-  code.textContent = code.textContent.replace(placeholder, base);
+  setText(code, code.textContent.replace(placeholder, base));
 }
 const note = document.querySelector(".guide-base");
-note.querySelector('[data-bind="base"]').textContent = base;
+setText(note.querySelector('[data-bind="base"]'), base);
 note.hidden = false;
 document.querySelector('[data-bind="placeholder-note"]').hidden = true; // replaced: no placeholder left
 
@@ -16,28 +18,20 @@ async function copySnippet(pre, status) {
   const text = pre.textContent;
   try {
     await navigator.clipboard.writeText(text);
-    status.textContent = "Copied.";
+    setText(status, "Copied.");
   } catch {
     getSelection().selectAllChildren(pre);
-    status.textContent = "Selected: press Ctrl+C (or ⌘C) to copy.";
+    setText(status, "Selected: press Ctrl+C (or ⌘C) to copy.");
   }
 }
 
 for (const pre of document.querySelectorAll("pre.snippet")) {
-  const button = document.createElement("button");
-  button.type = "button";
-  button.className = "copy-snippet";
-  const what = pre.querySelector("[data-snippet]") ? `the ${pre.querySelector("[data-snippet]").dataset.snippet} snippet` : "the script";
-  button.textContent = "Copy";
-  button.setAttribute("aria-label", `Copy ${what}`);
-  const status = document.createElement("span");
-  status.className = "copy-status";
-  status.setAttribute("role", "status");
+  const snippet = pre.querySelector("[data-snippet]");
+  const what = snippet ? `the ${snippet.dataset.snippet} snippet` : "the script";
+  const button = html("button", { type: "button", class: "copy-snippet", "aria-label": `Copy ${what}` }, "Copy");
+  const status = html("span", { class: "copy-status", role: "status" });
   button.addEventListener("click", () => copySnippet(pre, status));
-  const bar = document.createElement("p");
-  bar.className = "snippet-wrap";
-  bar.append(button, status);
-  pre.before(bar);
+  pre.before(html("p", { class: "snippet-wrap" }, [button, status]));
 }
 
 // The same few lines the guide asks course pages to add.
@@ -55,21 +49,19 @@ function toggleExample(button) {
   const slot = document.querySelector(`[data-example-slot="${id}"]`);
   const open = button.getAttribute("aria-expanded") !== "true";
   if (open) {
-    const frame = document.createElement("iframe");
-    Object.assign(frame, { src: `${base}embed/${id}/`, title: `Live example: ${id}`, width: "100%" });
-    frame.height = button.dataset.height;
-    frame.allow = "clipboard-write";
-    frame.dataset.attentionBench = "";
-    slot.replaceChildren(frame);
+    slot.replaceChildren(html("iframe", {
+      src: `${base}embed/${id}/`, title: `Live example: ${id}`, width: "100%",
+      height: button.dataset.height, allow: "clipboard-write", "data-attention-bench": "",
+    }));
   } else {
     slot.replaceChildren();
   }
-  button.setAttribute("aria-expanded", String(open));
-  button.textContent = open ? "Hide the live example" : "Show a live example here";
+  setAttr(button, "aria-expanded", open);
+  setText(button, open ? "Hide the live example" : "Show a live example here");
 }
 
 for (const button of document.querySelectorAll("[data-embed-example]")) {
   button.hidden = false;
-  button.setAttribute("aria-expanded", "false");
+  setAttr(button, "aria-expanded", false);
   button.addEventListener("click", () => toggleExample(button));
 }

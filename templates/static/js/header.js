@@ -4,6 +4,8 @@
 // does after a link in the text (nav.js keeps each page's position). Nothing here reads layout
 // as the page scrolls: the header's height comes from a ResizeObserver.
 
+import { setClass } from "./dom.js";
+
 const header = () => document.querySelector(".site-header"); // nav.js swaps it with each page
 const STEP = 6; // px of scrolling in one direction that counts as the reader's intent
 let last = scrollY;
@@ -12,9 +14,7 @@ let frame = 0;
 
 function tuck(tucked) {
   const element = header();
-  if (element && element.classList.contains("is-tucked") !== tucked) {
-    element.classList.toggle("is-tucked", tucked);
-  }
+  if (element) setClass(element, "is-tucked", tucked);
 }
 
 function update() {

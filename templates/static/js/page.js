@@ -2,6 +2,7 @@
 // in step. nav.js swaps in the next page without reloading: it calls mountPage() again, and
 // the one runtime (runtime.js) and its precomputed answers (answers.js) stay for the visit.
 
+import { setText } from "./dom.js";
 import { createStore } from "./store.js";
 import * as address from "./address.js";
 import * as answers from "./answers.js";
@@ -30,7 +31,7 @@ function keepAddress(answer, session) {
 /** Show which URL parameters were ignored, and why (as text: never as markup). */
 function showNotices(root, answer) {
   const slot = root.querySelector(".state-notice");
-  if (slot && answer.ok) slot.textContent = (answer.notices || []).join(" ");
+  if (slot && answer.ok) setText(slot, (answer.notices || []).join(" "));
 }
 
 /** A group's status (drawn by status.js once it has loaded, just after the first paint). */
@@ -139,7 +140,7 @@ export async function mountPage({ swapped = false } = {}) {
     if (store.view && !store.view.roots.includes(root)) store.view.roots.push(root);
     if (modules[index] instanceof Error) {
       const status = root.querySelector(".runtime-status");
-      if (status) status.textContent = `This figure could not be made live: ${modules[index].message}`;
+      if (status) setText(status, `This figure could not be made live: ${modules[index].message}`);
       return;
     }
     const undo = modules[index].mount(root, store); // a widget may return how to let go of the page

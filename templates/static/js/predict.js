@@ -1,6 +1,8 @@
 // Predict, then reveal: the reader commits to an answer, sees whether it was right, looks at
 // the lab (now on the zero query), and only then gets the explanation.
 
+import { html, setAttr } from "./dom.js";
+
 const VERDICT = {
   true: "Right: the output does not become zero.",
   false: "Not quite: the output does not become zero.",
@@ -41,18 +43,13 @@ export function mount(root, store) {
     const guess = event.target.closest("button[data-guess]");
     if (!guess || guess.getAttribute("aria-disabled") === "true") return;
     for (const button of choices.querySelectorAll("button")) {
-      button.setAttribute("aria-pressed", String(button === guess));
+      setAttr(button, "aria-pressed", button === guess);
       // one prediction: it is locked in, and the pressed button keeps the keyboard's focus
-      button.setAttribute("aria-disabled", "true");
+      setAttr(button, "aria-disabled", true);
     }
     const right = guess.dataset.guess === root.dataset.answer;
-    const verdict = document.createElement("strong");
-    verdict.className = right ? "right" : "wrong";
-    verdict.textContent = VERDICT[right];
-    const now = document.createElement("button");
-    now.type = "button";
-    now.className = "reveal-now";
-    now.textContent = "Show the explanation now";
+    const verdict = html("strong", { class: right ? "right" : "wrong" }, VERDICT[right]);
+    const now = html("button", { type: "button", class: "reveal-now" }, "Show the explanation now");
     now.addEventListener("click", () => {
       open();
       reveal.querySelector("h3")?.scrollIntoView();

@@ -4,7 +4,7 @@
 // of the page's first state into the page, so they work at once, before Python (and without
 // it); those of states one click away are in the precomputed tables.
 
-import { setAttr, setText } from "./dom.js";
+import { setAttr, setClass, setText } from "./dom.js";
 import * as runtime from "./runtime.js";
 
 const $ = (root, selector) => root.querySelector(selector);
@@ -79,7 +79,7 @@ function choose(li, button) {
   const q = li.question;
   for (const b of li.querySelectorAll("button[data-choice]")) {
     setAttr(b, "aria-pressed", String(b === button));
-    b.classList.toggle("right", b.dataset.choice === q.answer);
+    setClass(b, "right", b.dataset.choice === q.answer);
   }
   const right = q.choices.find((c) => c.id === q.answer).label;
   setText($(li, '[data-quiz="feedback"]'), button.dataset.choice === q.answer
@@ -93,7 +93,7 @@ export function mount(root, store) {
   let asked = root.dataset.state; // the state whose questions are on screen
   render(root, built(root)); // the page's own state: answerable at once
   let waiting = false; // the questions on screen are for another state than the bench's
-  const say = (text) => { if (status.textContent !== text) status.textContent = text; };
+  const say = (text) => setText(status, text);
   const load = (state) => {
     waiting = true;
     const { trained, ...bench } = state; // FIG-008's trained head does not change the questions

@@ -9,6 +9,8 @@
 // room that makes it one (--end-room). At its other end, the column its sticky last column
 // cuts at rest is marked (data-cut), and the styles hide that column's numbers.
 
+import { dropAttrs, setAttr } from "./dom.js";
+
 /** The room to add at the table's end so that its furthest scroll is a column's start (width:
  * the sticky column's, as the observer gave it; added: the room given now). */
 function endRoom(wrap, table, start, width, added) {
@@ -45,8 +47,8 @@ function cutColumn(table) {
 }
 
 function markCut(wrap, cut) {
-  if (cut) wrap.dataset.cut = String(cut);
-  else if (wrap.dataset.cut) delete wrap.dataset.cut;
+  if (cut) setAttr(wrap, "data-cut", cut);
+  else dropAttrs(wrap, "data-cut");
 }
 
 /** Watch a wrapper's size and its table's. The sizes come from the observer, after layout, and
@@ -71,9 +73,9 @@ export function watchScrolling(wrap) {
     const next = snaps ? Math.round(endRoom(wrap, table, start, stuck, added) * 100) / 100 : 0;
     const cut = snaps ? cutColumn(table) : 0;
     // then the writes
-    if (wrap.dataset.scrolls !== String(scrolls)) wrap.dataset.scrolls = String(scrolls);
-    if (scrolls) wrap.setAttribute("tabindex", "0");
-    else wrap.removeAttribute("tabindex");
+    setAttr(wrap, "data-scrolls", scrolls);
+    if (scrolls) setAttr(wrap, "tabindex", 0);
+    else dropAttrs(wrap, "tabindex");
     if (start) wrap.style.setProperty("--sticky-start", `${stuck}px`);
     if (next !== added) {
       added = next;

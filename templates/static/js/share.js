@@ -2,7 +2,7 @@
 // and the figure's numbers (computed by Python) as CSV or JSON, its drawing as SVG.
 
 import { flush as addressNow } from "./address.js";
-import { html } from "./dom.js";
+import { html, setAttr, setText, svg as svgElement } from "./dom.js";
 import { watchScrolling } from "./scrolling.js";
 import * as runtime from "./runtime.js";
 import { inLightPalette } from "./theme.js";
@@ -84,9 +84,8 @@ export function standaloneSvg(svg) {
   for (const copy of unseen) copy.remove();
   const drawn = svg.getBoundingClientRect(); // the size it has on the page
   const box = svg.viewBox.baseVal;
-  const backdrop = document.createElementNS(SVG_NS, "rect");
-  for (const [name, value] of Object.entries({ x: box.x, y: box.y, width: box.width, height: box.height,
-    fill: background, "data-role": "background" })) backdrop.setAttribute(name, value);
+  const backdrop = svgElement("rect", { x: box.x, y: box.y, width: box.width, height: box.height,
+    fill: background, "data-role": "background" });
   const labels = [...clone.children].filter((child) => ["title", "desc"].includes(child.localName));
   if (labels.length) labels.at(-1).after(backdrop);
   else clone.prepend(backdrop);
@@ -100,7 +99,7 @@ export function standaloneSvg(svg) {
 function followState(root) {
   const link = document.querySelector(".embed-source a");
   if (!link) return;
-  const update = () => link.setAttribute("href", deepLink(root));
+  const update = () => setAttr(link, "href", deepLink(root));
   for (const type of ["pointerenter", "focus", "pointerdown", "click", "contextmenu"]) {
     link.addEventListener(type, update);
   }
@@ -121,9 +120,9 @@ async function copy(text, output, status) {
   output.select();
   try {
     await navigator.clipboard.writeText(text);
-    status.textContent = "Copied.";
+    setText(status, "Copied.");
   } catch {
-    status.textContent = "Select the text above and copy it.";
+    setText(status, "Select the text above and copy it.");
   }
 }
 
@@ -131,19 +130,19 @@ async function copy(text, output, status) {
  * under the file name Python gives the state on screen. */
 function exportNumbers(root, format, status, drawing = null) {
   const svg = format === "svg" ? standaloneSvg(drawing) : null;
-  status.textContent = svg ? "Naming the drawing after its state…" : "Computing the numbers…";
+  setText(status, svg ? "Naming the drawing after its state…" : "Computing the numbers…");
   addressNow();
   const url = Object.fromEntries(new URLSearchParams(location.search));
   runtime.request(`export-${root.id}`, { figure: "export", of: root.dataset.embed, url }, (answer) => {
     if (!answer.ok) {
-      status.textContent = answer.errors.map((e) => e.message).join(" ");
+      setText(status, answer.errors.map((e) => e.message).join(" "));
       return;
     }
     const { filename, csv, json } = answer.data;
     if (format === "svg") download(`${filename}.svg`, "image/svg+xml", svg);
     else if (format === "csv") download(`${filename}.csv`, "text/csv", csv);
     else download(`${filename}.json`, "application/json", JSON.stringify(json, null, 2) + "\n");
-    status.textContent = `Downloaded ${filename}.${format}.`;
+    setText(status, `Downloaded ${filename}.${format}.`);
   });
 }
 
@@ -172,7 +171,7 @@ export function mount(root) {
       if ("export" in root.dataset) exportNumbers(root, "svg", status, drawing);
       else {
         download(`attention-bench-${root.dataset.embed}.svg`, "image/svg+xml", standaloneSvg(drawing));
-        status.textContent = "Downloaded the drawing.";
+        setText(status, "Downloaded the drawing.");
       }
     }));
   }

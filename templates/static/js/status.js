@@ -2,6 +2,7 @@
 // figure's own state (a request waiting, where the last answer came from) to plain words,
 // and the status line, button and top notice that show them (page.js loads this after paint).
 
+import { html, setAttr, setClass, setHidden, setText } from "./dom.js";
 import * as runtime from "./runtime.js";
 
 // a ready runtime answering later than this says that it is computing
@@ -64,38 +65,34 @@ export function describe(runtime, { pending, source, stale, size }) {
  * asked for finds what to press where they are, not at the figure's end. */
 export function attach(view, root, session) {
   const line = root.querySelector(".runtime-status");
-  const action = (className) => Object.assign(document.createElement("button"),
-    { type: "button", className, hidden: true });
+  const action = (name) => html("button", { type: "button", class: name, hidden: "" });
   const button = action("runtime-action");
   line.after(button);
   // (not a live region: the status line below says the same to screen readers, once)
-  const top = Object.assign(document.createElement("div"), { className: "figure-notice", hidden: true });
-  const words = document.createElement("p");
+  const words = html("p");
   const topButton = action("notice-action"); // the notice's own, styled as the status line's
-  top.append(words, topButton);
+  const top = html("div", { class: "figure-notice", hidden: "" }, [words, topButton]);
   root.querySelector(".fig-title")?.after(top);
   let last = { state: "idle" };
   let slow = 0; // the timer that shows a ready runtime's wait, if the answer is slow to come
   const showWait = (waiting, text, status, offer) => {
     const hide = !waiting || !text;
-    if (top.hidden !== hide) top.hidden = hide;
-    const notice = waiting ? (view.link ? "Opening the state from your link. " : "") + text : "";
-    if (words.textContent !== notice) words.textContent = notice;
-    const noButton = hide || !offer.action;
-    if (topButton.hidden !== noButton) topButton.hidden = noButton;
-    if (topButton.textContent !== offer.label) topButton.textContent = offer.label;
+    setHidden(top, hide);
+    setText(words, waiting ? (view.link ? "Opening the state from your link. " : "") + text : "");
+    setHidden(topButton, hide || !offer.action);
+    setText(topButton, offer.label);
     const dim = waiting && status.state !== "failed";
     // only when it changes: the class restyles every part of the figure (~2,000 at 40 words)
-    for (const r of view.roots) if (r.classList.contains("is-waiting") !== dim) r.classList.toggle("is-waiting", dim);
+    for (const r of view.roots) setClass(r, "is-waiting", dim);
   };
   view.draw = (status = last) => {
     last = status;
     const { text, action, label } = describe(status, { ...view, size: runtime.size() });
     const offer = { action, label };
-    if (line.dataset.state !== status.state) line.dataset.state = status.state;
-    if (line.textContent !== text) line.textContent = text;
-    if (button.hidden !== !action) button.hidden = !action;
-    if (button.textContent !== label) button.textContent = label;
+    setAttr(line, "data-state", status.state);
+    setText(line, text);
+    setHidden(button, !action);
+    setText(button, label);
     const waiting = view.link || view.pending;
     clearTimeout(slow);
     // Python is ready and answers within a frame or two: dim the figure only if it does not

@@ -1,6 +1,8 @@
 // The page swap behind nav.js, loaded the first time the reader points at or follows one of
 // the site's links: fetch the page, check it may be shown in place, and swap it in.
 
+import { setText } from "./dom.js";
+
 const SWAPPED = [".site-header", "main", ".site-footer"];
 const prefetched = new Map(); // url (without hash) -> Promise of its HTML text
 const warmed = new Map(); // url (without hash) -> Promise, settled once it is fetched ahead
@@ -56,8 +58,8 @@ export function warm(url) {
 function announce(title) {
   const announcer = document.getElementById("page-announcer");
   if (!announcer) return;
-  announcer.textContent = "";
-  setTimeout(() => { announcer.textContent = `Page loaded: ${title}`; }, 50);
+  setText(announcer, ""); // emptied first: the same title said again is still announced
+  setTimeout(() => setText(announcer, `Page loaded: ${title}`), 50);
 }
 
 /** Swap the page at url in; false when it must be loaded normally instead. */

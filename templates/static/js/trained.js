@@ -2,7 +2,7 @@
 // state (sentence, query, head) through the shared store; this module only picks the trained
 // rows out of the JSON files the build wrote, and computes nothing.
 
-import { html, markStale, setAttr, setText } from "./dom.js";
+import { dropAttrs, html, markStale, setAttr, setText } from "./dom.js";
 
 /** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
  * FIG-008 shows the bench's state beside a trained head. page.js opens a link's state with it. */
@@ -130,13 +130,13 @@ function render(root, cache, view, current) {
   // The rows shown belong to the previous state until the new ones load. A load that takes
   // longer than a moment hides them (never dims them: dimmed text fails contrast, and stale
   // numbers must not read as current) and says that they are loading.
-  compare.setAttribute("aria-busy", "true");
+  setAttr(compare, "aria-busy", true);
   clearTimeout(root.loadingTimer);
   root.loadingTimer = setTimeout(() => { for (const el of parts) el.classList.add("is-loading"); }, SLOW_MS);
   const settled = () => {
     clearTimeout(root.loadingTimer);
     for (const el of parts) el.classList.remove("is-loading");
-    compare.removeAttribute("aria-busy");
+    dropAttrs(compare, "aria-busy");
   };
   load(root, cache, examples[k].file).then((example) => {
     if (!current()) return; // a newer state is on its way
