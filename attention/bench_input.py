@@ -7,7 +7,6 @@ reader share these parsers.
 
 from __future__ import annotations
 
-import difflib
 
 from . import bench, lab
 
@@ -44,6 +43,8 @@ def parse_sentence(text) -> list[str]:
     if unknown:
         parts = []
         for w in unknown[:8]:
+            import difflib  # only for a word not in the lexicon: not on the runtime's start
+
             near = difflib.get_close_matches(w, bench.LEXICON.keys(), n=2, cutoff=0.7)
             parts.append(f"“{w[:30]}”" + (f" (try {', '.join(near)})" if near else ""))
         more = f" and {len(unknown) - 8} more" if len(unknown) > 8 else ""

@@ -8,8 +8,6 @@ steps removed (``without``) the what-if columns follow the real ones.
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 import re
 
@@ -182,6 +180,9 @@ def to_csv(table: dict) -> str:
     key,weight
     grid,0.5
     """
+    import csv  # only for a download: not on the runtime's start
+    import io
+
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(table["columns"])

@@ -21,12 +21,9 @@ Heads and layers are numbered from 0 here; Clark et al. count both from 1.
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import io
 import json
 import math
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,6 +50,9 @@ class Model:
 
 def _zip_path() -> Path:
     """Return the model zip's path; the package prints a line on import, kept off stdout."""
+    import contextlib  # here, as below: only `python -m attention.trained --write` reads the model
+    import io
+
     with contextlib.redirect_stdout(io.StringIO()):
         import all_minilm_l6_v2
     return Path(all_minilm_l6_v2.get_model_zip_path())
@@ -61,6 +61,8 @@ def _zip_path() -> Path:
 @functools.lru_cache(maxsize=1)
 def load() -> Model:
     """Read the weights, config and tokenizer from the model package's zip (once)."""
+    import zipfile
+
     from safetensors.numpy import load as load_safetensors
     from tokenizers import Tokenizer
 
