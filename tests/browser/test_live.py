@@ -88,6 +88,22 @@ def test_a_click_before_ready_is_answered_when_ready(mixture):
     assert table_texts(page, "#fig-002") == expected_fig_002("load")
 
 
+def test_the_page_can_say_where_pythons_start_went(mixture):
+    """Each step of the worker's start is a performance measure (the profiler and `build.py
+    benchmark` read them): in order, one after another, and all before the page says ready."""
+    page = mixture.page
+    page.wait_for_selector('#fig-002 .runtime-status[data-state="ready"]', timeout=60000)
+    steps = page.evaluate("""() => performance.getEntriesByType('measure')
+      .filter(m => m.name.startsWith('python: ')).map(m => [m.name, m.startTime, m.duration])""")
+    names = [name for name, _, _ in steps]
+    assert names == ["python: runtime script", "python: WebAssembly download",
+                     "python: compile and interpreter start", "python: numpy and attention wheels",
+                     "python: import numpy", "python: import attention"]
+    for (_, start, took), (_, after, _) in zip(steps, steps[1:]):
+        assert took >= 0 and after == pytest.approx(start + took, abs=1)
+    assert steps[-1][1] + steps[-1][2] <= page.evaluate("performance.now()")
+
+
 def test_runtime_files_come_from_the_site_under_a_versioned_path(mixture):
     page = mixture.page
     seen = []

@@ -94,6 +94,18 @@ function watch() {
   stall = setTimeout(() => fail("the runtime stopped answering"), Math.max(60000, 2 * stallMs()));
 }
 
+let answered = false; // Python has answered a request of this page's
+
+/** Show where Python's start went to the browser's profiler and the benchmark, as performance
+ * measures named "python: <step>" (the worker sends each step's epoch times). */
+function measure(steps = []) {
+  for (const [step, start, end] of steps) {
+    try {
+      performance.measure(`python: ${step}`, { start: start - performance.timeOrigin, end: end - performance.timeOrigin });
+    } catch { /* an engine without measure options: the profile only lacks them */ }
+  }
+}
+
 function onMessage({ data }) {
   if (data.type === "progress") {
     // the worker is loading: however slow the network, this is not a failure
@@ -101,12 +113,15 @@ function onMessage({ data }) {
     setStatus({ loaded: data.loaded });
   } else if (data.type === "ready") {
     clearTimeout(stall);
+    measure(data.steps);
     setStatus({ state: "ready", loaded: size(), countArgs: data.countArgs });
     remember(RAN);
     for (const channel of [...waiting.keys()]) pump(channel);
   } else if (data.type === "failed") {
     fail(data.reason);
   } else if (data.type === "answer") {
+    if (!answered) measure([["first answer", ...data.took]]);
+    answered = true;
     const request = inFlight.get(data.channel);
     inFlight.delete(data.channel);
     if (request && request.id === data.id && newest.get(data.channel) === data.id) {

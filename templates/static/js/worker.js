@@ -69,19 +69,44 @@ function sayIOS() {
   Object.defineProperty(self.navigator, "platform", { value: "iPad", configurable: true });
 }
 
+/** Where the start's time goes, as [step, start, end] in ms since the epoch (the page's and
+ * the worker's clocks differ; epoch times do not): the page shows them to the profiler and the
+ * benchmark as performance measures. */
+const steps = [];
+function timed(step, start) {
+  const end = performance.timeOrigin + performance.now();
+  steps.push([step, start, end]);
+  return end;
+}
+
+/** When the runtime's WebAssembly had arrived (its download's end), if the engine says. */
+function wasmArrived() {
+  const entry = performance.getEntriesByType?.("resource")
+    .find((e) => e.name.endsWith("pyodide.asm.wasm") && e.responseEnd > 0);
+  return entry ? performance.timeOrigin + entry.responseEnd : null;
+}
+
 async function boot({ indexURL, wheelURL, ios }) {
   if (ios) sayIOS();
+  let t = performance.timeOrigin + performance.now();
   // pyodide.asm.js comes by import(), which reports nothing: fetch it first (counted), so
   // the import finds it in the cache.
   await (await self.fetch(indexURL + "pyodide.asm.js")).arrayBuffer();
   const { loadPyodide } = await import(indexURL + "pyodide.mjs");
-  const pyodide = await loadPyodide({
-    indexURL,
-    packages: ["numpy", wheelURL],
-    stdout: () => {},
-    stderr: (line) => console.warn(line),
-  });
+  t = timed("runtime script", t);
+  const pyodide = await loadPyodide({ indexURL, stdout: () => {}, stderr: (line) => console.warn(line) });
+  const arrived = wasmArrived(); // compiling starts as it streams in; what is left comes after
+  if (arrived && arrived > t) {
+    steps.push(["WebAssembly download", t, arrived]);
+    t = arrived;
+  }
+  t = timed("compile and interpreter start", t);
+  await pyodide.loadPackage(["numpy", wheelURL], { messageCallback: () => {}, errorCallback: (m) => console.warn(m) });
+  t = timed("numpy and attention wheels", t);
+  pyodide.runPython("import numpy");
+  t = timed("import numpy", t);
   handle = pyodide.pyimport("attention.bridge").handle_json; // kept: no runPython per request
+  timed("import attention", t);
   // how Python counts a function's arguments: in JavaScript (iOS), or with wasm-gc (0 = none)
   return pyodide._module._PyEM_CountArgsPtr ? "wasm-gc" : "javascript";
 }
@@ -101,7 +126,7 @@ self.onmessage = async ({ data }) => {
     try {
       const countArgs = await boot(data);
       self.postMessage({ type: "progress", loaded });
-      self.postMessage({ type: "ready", countArgs });
+      self.postMessage({ type: "ready", countArgs, steps });
     } catch (error) {
       self.postMessage({ type: "failed", reason: why(error) });
     } finally {
@@ -109,12 +134,14 @@ self.onmessage = async ({ data }) => {
     }
   } else if (data.type === "request") {
     let json;
+    const start = performance.timeOrigin + performance.now();
     try {
       json = handle(data.json);
     } catch (error) {
       const message = "Python could not answer: " + String((error && error.message) || error);
       json = JSON.stringify({ ok: false, errors: [{ field: null, message }] });
     }
-    self.postMessage({ type: "answer", id: data.id, channel: data.channel, json });
+    const took = [start, performance.timeOrigin + performance.now()];
+    self.postMessage({ type: "answer", id: data.id, channel: data.channel, json, took });
   }
 };
