@@ -144,7 +144,7 @@ class Figure(anywidget.AnyWidget):
 class Bench(Figure):
     """The bench: FIG-004 (the drawing, with the what-if toggles), FIG-005 (the working
     table) and FIG-006 (the matrix), one state. A new sentence resets the query and the
-    stopcocks, as on the site; query None is the sentence's last word."""
+    stopcocks, as on the site; query None is its first pronoun, or its last word."""
 
     STATE = "bench"
     EMBEDS = ("bench", "bench-table", "bench-matrix")
@@ -179,7 +179,7 @@ class Fig002(Figure):
     TITLE = "FIG-002"
     FIELDS = ("query",)
 
-    query = traitlets.Unicode("load").tag(sync=True)
+    query = traitlets.Unicode("rises").tag(sync=True)
 
     def request(self, changed: str = "") -> dict:
         return {"figure": "fig-002", "query": self.query}
