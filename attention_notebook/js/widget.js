@@ -25,6 +25,7 @@ export function isDark(doc = document) {
   if (body.classList.contains("vscode-light")) return false;
   for (const element of [html, body]) {
     if (element.classList.contains("dark") || element.classList.contains("dark-theme")) return true;
+    if (element.classList.contains("light") || element.classList.contains("light-theme")) return false;
     const theme = element.dataset.theme || element.getAttribute("theme");
     if (theme) return theme === "dark";
   }

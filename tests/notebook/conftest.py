@@ -21,6 +21,7 @@ from tests.browser.conftest import WAIT_MS, browser  # noqa: F401  (the session'
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "notebooks" / "attention-in-five-cells.ipynb"
+MARIMO_EXAMPLE = ROOT / "notebooks" / "attention_in_five_cells.py"
 SHOTS = Path("/tmp/shots24")  # the screenshots a person looks at (issue 24)
 
 
@@ -97,3 +98,18 @@ def jupyterlab(tmp_path_factory):
     base = f"http://127.0.0.1:{port}/"
     with server(command, f"{base}api/status?token={token}", folder, isolated_env(folder)):
         yield base, token, folder
+
+
+@pytest.fixture(scope="module")
+def marimo_app(tmp_path_factory):
+    """`marimo run` of the marimo example on a free port of 127.0.0.1 with a token (its
+    frontend served from its wheel); yields its address with the token."""
+    folder = tmp_path_factory.mktemp("marimo")
+    port, token = free_port(), secrets.token_hex(16)
+    command = [sys.executable, "-m", "marimo", "run", str(MARIMO_EXAMPLE), "--headless",
+               "--host", "127.0.0.1", "--port", str(port), "--token-password", token, "--no-sandbox"]
+    env = {"XDG_CONFIG_HOME": str(folder / "config"), "XDG_STATE_HOME": str(folder / "state"),
+           "XDG_CACHE_HOME": str(folder / "cache"), "MARIMO_SKIP_UPDATE_CHECK": "1"}
+    base = f"http://127.0.0.1:{port}/"
+    with server(command, f"{base}health", folder, env):
+        yield f"{base}?access_token={token}"

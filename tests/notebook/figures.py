@@ -6,10 +6,22 @@ from __future__ import annotations
 from attention import bench_view, figures
 from attention.bench_input import BenchInputError
 
+# The first element matching a selector, in the document or in any open shadow root (marimo
+# draws each widget in one).
+FIND = """const find = (selector, node = document) => {
+  const hit = node.querySelector(selector);
+  if (hit) return hit;
+  for (const host of node.querySelectorAll('*')) {
+    const deep = host.shadowRoot && find(selector, host.shadowRoot);
+    if (deep) return deep;
+  }
+  return null;
+};"""
 # Within an element holding the figures (scope: a CSS selector), the texts of each row:
 # FIG-005's q·k, ÷√d, ÷T, e^z and weight; FIG-002's score, scaled, weight and contribution.
 READ_BENCH = """(scope) => {
-  const root = document.querySelector(scope);
+  """ + FIND + """
+  const root = find(scope);
   const rows = [...root.querySelectorAll('#fig-005 tbody[data-bind="rows"] tr')];
   return {
     query: root.querySelector('#fig-005 tr.is-query')?.dataset.index,
@@ -20,7 +32,8 @@ READ_BENCH = """(scope) => {
   };
 }"""
 READ_FIG_002 = """(scope) => {
-  const root = document.querySelector(scope);
+  """ + FIND + """
+  const root = find(scope);
   return {
     query: root.querySelector('#fig-002 [data-bind="query"]').textContent,
     rows: [...root.querySelectorAll('#fig-002 tbody tr[data-query]')].map((tr) =>
