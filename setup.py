@@ -53,14 +53,14 @@ def copy_data(target: Path) -> None:
 
 class BuildPy(build_py):
     def run(self):
-        if (ROOT / "attention_notebook").is_dir():  # not in the Pyodide wheel's copy
-            ensure_bundle()
-            super().run()
-            if not self.editable_mode:
-                copy_templates(Path(self.build_lib) / "attention_notebook" / "site_templates")
-                copy_data(Path(self.build_lib) / "attention" / "data")
-        else:
-            super().run()
+        # An editable install (make serve, make test) uses the repository's own files: its
+        # bundle is written by `make test` after `npm ci`, its templates are read in place.
+        if not (ROOT / "attention_notebook").is_dir() or self.editable_mode:
+            return super().run()  # the Pyodide wheel's copy holds attention/ alone
+        ensure_bundle()
+        super().run()
+        copy_templates(Path(self.build_lib) / "attention_notebook" / "site_templates")
+        copy_data(Path(self.build_lib) / "attention" / "data")
 
 
 class Sdist(sdist):
