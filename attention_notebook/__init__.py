@@ -1,8 +1,8 @@
 """Attention Bench's live figures in a notebook (``pip install "attention-bench[notebook]"``).
 
 >>> from attention_notebook import Bench, Fig002
->>> Fig002(query="grid").query, Bench(head="previous").head
-('grid', 'previous')
+>>> Fig002(query="grid").query, Bench(head="previous-token").head
+('grid', 'previous-token')
 """
 
 from .widgets import Bench, Fig002
