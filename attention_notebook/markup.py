@@ -20,6 +20,10 @@ from sitebuild import site
 # the templates a wheel carries (setup.py copies them), for an install without the repository
 PACKAGED = Path(__file__).with_name("site_templates")
 DARK = "is-dark"  # the wrapper's class in a dark notebook (set by the widget's module)
+# What a notebook resets that the site's stylesheet leaves to the browser's defaults (marimo's
+# base styles take the numbers off lists); first, so the site's own rules still win.
+HOST_RESETS = (f".{fragments.WRAPPER} ol{{list-style:decimal}}\n"
+               f".{fragments.WRAPPER} ul{{list-style:disc}}\n")
 
 
 def templates() -> Path:
@@ -71,8 +75,8 @@ def _dark_only(css: str) -> str:
 
 @functools.cache
 def widget_css() -> str:
-    """Return the live widget's stylesheet: the scoped light sheet, then the dark rules (those
-    the dark theme adds to it) for a wrapper marked dark.
+    """Return the live widget's stylesheet: the host's resets undone, the scoped light sheet,
+    then the dark rules (those the dark theme adds to it) for a wrapper marked dark.
 
     >>> css = widget_css()
     >>> ".attention-bench-fragment.is-dark" in css and "prefers-color-scheme" not in css
@@ -82,4 +86,4 @@ def widget_css() -> str:
     light = fragments.scoped_css(text, "light").splitlines()
     seen = set(light)
     dark = [line for line in fragments.scoped_css(text, "dark").splitlines() if line not in seen]
-    return "\n".join(light) + "\n" + _dark_only("\n".join(dark)) + "\n"
+    return HOST_RESETS + "\n".join(light) + "\n" + _dark_only("\n".join(dark)) + "\n"
