@@ -1,7 +1,10 @@
 """The example notebook in a real JupyterLab: its cells run in a real kernel, a reader's clicks
-in the output reach the kernel through attention.bridge, and the numbers drawn are the core's."""
+in the output (a bench row, a FIG-002 row, a what-if toggle, a typed sentence) reach the kernel
+through attention.bridge, and the numbers drawn are the core's."""
 
 from __future__ import annotations
+
+from attention import bench_view
 
 from .conftest import EXAMPLE, SHOTS
 from .figures import READ_BENCH, READ_FIG_002, bench_expected, fig_002_expected, lexicon_message
@@ -20,7 +23,8 @@ def run_cell(page, index: int) -> None:
 
 
 def last_output(page) -> str:
-    return page.locator(".jp-Cell").last.locator(".jp-OutputArea-output").inner_text()
+    """The last cell's output, its lines joined (IPython wraps a long tuple)."""
+    return " ".join(page.locator(".jp-Cell").last.locator(".jp-OutputArea-output").inner_text().split())
 
 
 def open_example(browser, jupyterlab, height: int = 900):
@@ -56,6 +60,14 @@ def test_clicks_and_typing_in_jupyterlab_are_computed_by_the_kernel(browser, jup
     page.wait_for_function(f"""() => document.querySelector('{FIG_002} [data-bind="query"]').textContent === 'rises'""")
     assert page.evaluate(READ_FIG_002, FIG_002) == fig_002_expected("rises")
 
+    # a what-if toggle: the kernel computes the weights without the max-shift, which overflow
+    page.locator(f'{BENCH} input[name="without"][value="shift"]').check()
+    whatif = bench_view.view(sentence=SENTENCE, query=2, temperature="0.5", without=["shift"])["whatif"]
+    page.locator(f'{BENCH} [data-whatif="sentence"]', has_text=whatif["sentence"]).wait_for()
+    assert page.locator(f'{BENCH} [data-whatif="cf"]').first.text_content() == whatif["counterfactual"]["cell"]
+    assert [t.strip() for t in page.locator(f'{BENCH} [data-whatif="real"]').all_text_contents()] == [
+        k["real"]["text"] for k in whatif["keys"]]
+
     box = page.locator(f"{BENCH} #bench-sentence")
     box.fill("the zzz engineer")
     box.press("Enter")
@@ -64,12 +76,12 @@ def test_clicks_and_typing_in_jupyterlab_are_computed_by_the_kernel(browser, jup
     page.wait_for_function(f"""() => document.querySelector('{BENCH} #bench-sentence-msg').textContent !== ''""")
     assert message.text_content() == lexicon_message("the zzz engineer")
     assert page.evaluate(READ_BENCH, BENCH) == bench_expected(  # the last good state stays drawn
-        sentence=SENTENCE, query=2, temperature="0.5")
+        sentence=SENTENCE, query=2, temperature="0.5", without=["shift"])
 
     run_cell(page, len(page.locator(".jp-Cell").all()) - 1)  # the kernel's traits hold the clicks
     page.wait_for_function("() => [...document.querySelectorAll('.jp-Cell')].at(-1)"
                            ".querySelector('.jp-OutputArea-output')?.textContent.includes(\"'rises'\")")
-    assert last_output(page) == f"('rises', '{SENTENCE}', 2, 0.5, [], [])"
+    assert last_output(page) == f"('rises', '{SENTENCE}', 2, 0.5, [], ['shift'])"
     assert errors == []
     context.close()
 
