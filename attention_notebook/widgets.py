@@ -114,6 +114,15 @@ class Figure(anywidget.AnyWidget):
         else:
             self.send({"type": "answer", "id": content.get("id"), "answer": answer})
 
+    def __repr__(self) -> str:
+        """The figure and its state, as a notebook without HTML shows it.
+
+        >>> Fig002(query="grid")
+        Fig002(query='grid')
+        """
+        state = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS)
+        return f"{type(self).__name__}({state})"
+
     def static_html(self) -> str:
         """Return the figures' static HTML for the state the widget holds."""
         return markup.static_html(self.EMBEDS, self._url, self.TITLE)
