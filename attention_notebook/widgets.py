@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import uuid
+import weakref
 from pathlib import Path
 
 import anywidget
@@ -22,6 +23,26 @@ from sitebuild.fragment import wrap
 from . import markup
 
 STATIC = Path(__file__).with_name("static")
+# Widgets whose state a reader changed in the output since their static HTML was written: it is
+# rewritten after the next cell runs, not at once, which would redraw the figure under the
+# reader's hand (a display update replaces the output's view).
+_CHANGED: weakref.WeakSet = weakref.WeakSet()
+
+
+def _refresh_changed(*_result) -> None:
+    """After a cell has run: give the widgets the reader changed the static HTML of their state."""
+    for widget in list(_CHANGED):
+        _CHANGED.discard(widget)
+        widget._refresh_static()
+
+
+def _after_each_cell() -> None:
+    """Refresh changed widgets' static HTML after each cell IPython runs (registered once)."""
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    if shell is not None and _refresh_changed not in shell.events.callbacks["post_run_cell"]:
+        shell.events.register("post_run_cell", _refresh_changed)
 
 
 def ask(request: dict) -> dict:
@@ -111,6 +132,8 @@ class Figure(anywidget.AnyWidget):
         answer = ask(request)  # without "have", every answer carries the whole matrix
         if answer["ok"] and answer.get("figure") == self.STATE:
             self._publish(answer, content.get("id"))
+            if self._display_id:
+                _CHANGED.add(self)
         else:
             self.send({"type": "answer", "id": content.get("id"), "answer": answer})
 
@@ -140,10 +163,12 @@ class Figure(anywidget.AnyWidget):
         from IPython.display import display
 
         self._display_id = self._display_id or f"attention-bench-{uuid.uuid4().hex}"
+        _after_each_cell()
         display(self._repr_mimebundle_(), raw=True, display_id=self._display_id)
 
     def _refresh_static(self) -> None:
         """Give every output of this widget the static HTML of its new state."""
+        _CHANGED.discard(self)
         if self._display_id:
             from IPython.display import update_display
 

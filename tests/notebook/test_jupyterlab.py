@@ -4,6 +4,9 @@ through attention.bridge, and the numbers drawn are the core's."""
 
 from __future__ import annotations
 
+import json
+import re
+
 from attention import bench_view
 
 from .conftest import EXAMPLE, SHOTS
@@ -82,8 +85,28 @@ def test_clicks_and_typing_in_jupyterlab_are_computed_by_the_kernel(browser, jup
     page.wait_for_function("() => [...document.querySelectorAll('.jp-Cell')].at(-1)"
                            ".querySelector('.jp-OutputArea-output')?.textContent.includes(\"'rises'\")")
     assert last_output(page) == f"('rises', '{SENTENCE}', 2, 0.5, [], ['shift'])"
+
+    # saved, each output's static HTML is for the state the reader left (written after that cell ran)
+    page.evaluate("() => jupyterapp.commands.execute('docmanager:save')")
+    page.wait_for_function("() => !jupyterapp.shell.currentWidget.context.model.dirty")
+    html = saved_html(jupyterlab[2] / EXAMPLE.name)
+    word = bench_view.view(sentence=SENTENCE, query=2, temperature="0.5")["query"]["word"]
+    assert set(re.findall(r'<strong data-bind="query-word">([^<]*)<', html["fig-005"])) == {word}
+    assert re.findall(r'id="bench-t"[^>]*value="([^"]*)"', html["fig-004"]) == ["0.5"]
+    assert re.findall(r'<strong data-bind="query">([^<]*)<', html["fig-002"]) == ["rises"]
     assert errors == []
     context.close()
+
+
+def saved_html(path) -> dict[str, str]:
+    """The static HTML of each figure in a saved notebook's outputs, by figure id."""
+    found = {}
+    for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+        for output in cell.get("outputs", []):
+            html = "".join(output.get("data", {}).get("text/html", ""))
+            for figure in re.findall(r'<figure[^>]* id="(fig-\d+)"', html):
+                found[figure] = html
+    return found
 
 
 def test_screenshots_in_jupyterlab_light_and_dark(browser, jupyterlab):
