@@ -100,11 +100,13 @@ def jupyterlab(tmp_path_factory):
         yield base, token, folder
 
 
-@pytest.fixture(scope="module")
-def marimo_app(tmp_path_factory):
+@contextmanager
+def marimo_server(folder: Path, theme: str):
     """`marimo run` of the marimo example on a free port of 127.0.0.1 with a token (its
-    frontend served from its wheel); yields its address with the token."""
-    folder = tmp_path_factory.mktemp("marimo")
+    frontend served from its wheel), in a theme; yields its address with the token."""
+    config = folder / "config" / "marimo" / "marimo.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text(f'[display]\ntheme = "{theme}"\n')
     port, token = free_port(), secrets.token_hex(16)
     command = [sys.executable, "-m", "marimo", "run", str(MARIMO_EXAMPLE), "--headless",
                "--host", "127.0.0.1", "--port", str(port), "--token-password", token, "--no-sandbox"]
@@ -113,3 +115,10 @@ def marimo_app(tmp_path_factory):
     base = f"http://127.0.0.1:{port}/"
     with server(command, f"{base}health", folder, env):
         yield f"{base}?access_token={token}"
+
+
+@pytest.fixture(scope="module")
+def marimo_app(tmp_path_factory):
+    """The marimo example, served in marimo's light theme."""
+    with marimo_server(tmp_path_factory.mktemp("marimo"), "light") as url:
+        yield url
