@@ -8,13 +8,15 @@ PORT   ?= 8000
 # Test workers: one per core (pytest-xdist). The browser tests spend much of their time waiting
 # for a page or for Python to boot, so two cores run the suite in well under two-thirds the time.
 JOBS   ?= auto
+# The notebook widget's module, bundled by esbuild (see its rule below).
+BUNDLE := attention_notebook/static/widget.js
 
 .PHONY: serve test benchmark system-packages
 
 serve: $(VENV)/.site
 	$(BIN)/python build.py serve --port $(PORT)
 
-test: $(VENV)/.test system-packages node_modules/.installed
+test: $(VENV)/.test system-packages node_modules/.installed $(BUNDLE)
 	$(BIN)/python -m pytest -n $(JOBS) --dist worksteal $(PYTEST_FLAGS)
 
 benchmark: $(VENV)/.test system-packages node_modules/.installed
@@ -27,7 +29,12 @@ system-packages:
 	@tools/install-system-tools
 	@chromium --version
 
-# The Nu HTML Checker (vnu-jar), pinned in package-lock.json.
+# The notebook widget's module: its entry and the site's render modules, bundled by esbuild
+# (pinned in package-lock.json) into one file the package carries (sitebuild/notebook_bundle.py).
+$(BUNDLE): node_modules/.installed $(VENV)/.site $(wildcard templates/static/js/*.js attention_notebook/js/*.js)
+	$(BIN)/python -m sitebuild.notebook_bundle
+
+# The Nu HTML Checker (vnu-jar) and esbuild, pinned in package-lock.json.
 node_modules/.installed: package.json package-lock.json | system-packages
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@

@@ -186,7 +186,7 @@ def run(site: Path) -> dict:
     """Serve site with a baseline page beside it and measure both in Chromium."""
     from playwright.sync_api import sync_playwright
 
-    wheel = next((site / "py").glob("*/attention-*.whl")).relative_to(site).as_posix()
+    wheel = next((site / "py").glob("*/attention_bench-*.whl")).relative_to(site).as_posix()
     (site / "baseline.html").write_text(BASELINE)
     (site / "baseline.js").write_text(BASELINE_JS.replace("WHEEL", "./" + wheel))
     server = make_server(site, 0, quiet=True)

@@ -151,13 +151,14 @@ def _with_fallbacks(html: str, palette: dict[str, str]) -> str:
     return html
 
 
-def fragment(embed_id: str, url: str = "", site_url: str = "", css: bool = True,
-             templates: Path = TEMPLATES, theme: str = "light") -> str:
-    """Return the static HTML of one figure in the state that URL parameters describe,
-    wrapped with its own scoped styles (css=False leaves the styles out).
+def figure_markup(embed_id: str, url: str = "", site_url: str = "", templates: Path = TEMPLATES,
+                  embed: bool = False) -> str:
+    """Return one figure's HTML in the state that URL parameters describe, without a wrapper
+    or styles: the markup a fragment wraps, and the notebook widget's (embed=True renders it
+    as its embed page does, the figure alone, e.g. the working table without the quiz).
 
-    >>> html = fragment("fig-002", "query=grid")
-    >>> "0.401" in html and "[0.802, 1.198]" in html and "<style>" in html
+    >>> html = figure_markup("fig-002", "query=grid")
+    >>> html.startswith("<figure") and "0.401" in html and "<style>" not in html
     True
     """
     embeds = {e.id: e for e in registry()}
@@ -169,12 +170,37 @@ def fragment(embed_id: str, url: str = "", site_url: str = "", css: bool = True,
     if notices or (params and not figure):
         raise BuildError(" ".join(notices) or f"{embed_id} takes no parameters")
     renderer = PageRenderer(make_env(templates), load_ledger(templates / "claims.toml"))
-    html = renderer.figure_html(embeds[embed_id].figure, state, page=Page("", "", "", None))
+    html = renderer.figure_html(embeds[embed_id].figure, state, page=Page("", "", "", None),
+                                embed=embed_id if embed else "")
     html = html.replace('href="claims/', f'href="{site_url}claims/')
     html = re.sub(r'<p class="link-note">.*?</p>', "", html)  # a fragment shows its own state
     sheet = (templates / "static" / "style.css").read_text(encoding="utf-8")
-    html = _with_fallbacks(html, light_palette(sheet))
-    head = f"<!-- Attention Bench: {embeds[embed_id].title} ({embed_id}), computed at build time -->\n"
+    return _with_fallbacks(html, light_palette(sheet))
+
+
+def fragment(embed_id: str, url: str = "", site_url: str = "", css: bool = True,
+             templates: Path = TEMPLATES, theme: str = "light") -> str:
+    """Return the static HTML of one figure in the state that URL parameters describe,
+    wrapped with its own scoped styles (css=False leaves the styles out).
+
+    >>> html = fragment("fig-002", "query=grid")
+    >>> "0.401" in html and "[0.802, 1.198]" in html and "<style>" in html
+    True
+    """
+    html = figure_markup(embed_id, url, site_url, templates)
+    title = next(e.title for e in registry() if e.id == embed_id)
+    head = f"<!-- Attention Bench: {title} ({embed_id}), computed at build time -->\n"
+    return head + wrap(html, (templates / "static" / "style.css").read_text(encoding="utf-8")
+                       if css else None, theme)
+
+
+def wrap(html: str, sheet: str | None, theme: str = "light") -> str:
+    """Put figures' HTML in the fragment's wrapper, with the stylesheet scoped to it and cut
+    to the classes the HTML uses (sheet=None: no styles).
+
+    >>> wrap('<p class="a">x</p>', ".a { b: c } .z { y: x }")
+    '<div class="attention-bench-fragment">\\n<style>\\n.attention-bench-fragment .a{b: c}\\n</style>\\n<p class="a">x</p>\\n</div>\\n'
+    """
     classes = {c for attr in re.findall(r'class="([^"]*)"', html) for c in attr.split()}
-    style = f"<style>\n{scoped_css(sheet, theme, classes)}\n</style>\n" if css else ""
-    return f'{head}<div class="{WRAPPER}">\n{style}{html}\n</div>\n'
+    style = f"<style>\n{scoped_css(sheet, theme, classes)}\n</style>\n" if sheet is not None else ""
+    return f'<div class="{WRAPPER}">\n{style}{html}\n</div>\n'

@@ -26,7 +26,7 @@ def source_hash(root: Path = ROOT) -> str:
 def ensure_wheel(root: Path = ROOT, cache: Path | None = None) -> Path:
     """Return the path of the package's wheel, building it with pip when its sources changed."""
     folder = (cache or cache_root()) / "wheels" / source_hash(root)
-    found = sorted(folder.glob("attention-*-py3-none-any.whl")) if folder.is_dir() else []
+    found = sorted(folder.glob("attention_bench-*-py3-none-any.whl")) if folder.is_dir() else []
     if found:
         return found[0]
     with tempfile.TemporaryDirectory() as tmp:
@@ -40,7 +40,7 @@ def ensure_wheel(root: Path = ROOT, cache: Path | None = None) -> Path:
              "--quiet", "--wheel-dir", tmp, str(src)],
             capture_output=True, text=True,
         )
-        wheels = sorted(Path(tmp).glob("attention-*-py3-none-any.whl"))
+        wheels = sorted(Path(tmp).glob("attention_bench-*-py3-none-any.whl"))
         if result.returncode != 0 or not wheels:
             raise BuildError(f"could not build the attention wheel with pip:\n{result.stderr}",
                              root / "pyproject.toml")

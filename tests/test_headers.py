@@ -41,7 +41,7 @@ def kinds(site: Path) -> dict[str, str]:
         "stylesheet": "/" + asset(site, "static/style.css").relative_to(site).as_posix(),
         "module": "/" + asset(site, "static/js/page.js").relative_to(site).as_posix(),
         "worker": "/" + asset(site, "static/js/worker.js").relative_to(site).as_posix(),
-        "wheel": "/" + next(site.glob("py/*/attention-*.whl")).relative_to(site).as_posix(),
+        "wheel": "/" + next(site.glob("py/*/attention_bench-*.whl")).relative_to(site).as_posix(),
         "runtime wasm": "/runtime/0.27.7/pyodide.asm.wasm",
         "runtime module": "/runtime/0.27.7/pyodide.mjs",
         "runtime lock": "/runtime/0.27.7/pyodide-lock.json",

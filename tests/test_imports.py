@@ -2,8 +2,9 @@
 without a cycle, counting imports made inside functions.
 
 An import moved into a function to dodge a cycle still ties two modules together: each needs
-the other to be understood, tested or changed. The only allowed direction between packages is
-sitebuild -> attention (the browser's wheel carries attention alone).
+the other to be understood, tested or changed. The only allowed directions between packages are
+sitebuild -> attention (the browser's wheel carries attention alone) and attention_notebook ->
+sitebuild, attention (the notebook figures render the site's templates; nothing needs them).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("attention", "sitebuild")
+PACKAGES = ("attention", "sitebuild", "attention_notebook")
 
 
 def imports(path: Path, package: str) -> set[str]:
@@ -75,6 +76,11 @@ def test_no_import_cycle(package):
 def test_attention_never_imports_the_site_builder():
     assert {m: out for m, out in graph().items()
             if m.startswith("attention.") and any(o.startswith("sitebuild.") for o in out)} == {}
+
+
+def test_nothing_imports_the_notebook_figures():
+    assert {m: out for m, out in graph().items() if not m.startswith("attention_notebook.")
+            and any(o.startswith("attention_notebook.") for o in out)} == {}
 
 
 MAX_LINES = 400  # a module longer than this holds more than one idea: split it along them

@@ -252,7 +252,7 @@ def test_a_cdn_build_ships_no_runtime_and_allows_only_the_cdn(templates, tmp_pat
     out = tmp_path / "site"
     build(out, templates, cdn=True)
     assert not (out / "runtime").exists()
-    assert list((out / "py").glob("*/attention-*.whl"))  # the package itself is still ours
+    assert list((out / "py").glob("*/attention_bench-*.whl"))  # the package itself is still ours
     page = read(out, "lab/index.html")
     assert 'data-runtime-index="https://cdn.jsdelivr.net/pyodide/v0.27.7/full/"' in page
     assert "connect-src &#39;self&#39; https://cdn.jsdelivr.net;" in page

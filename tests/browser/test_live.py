@@ -113,7 +113,7 @@ def test_runtime_files_come_from_the_site_under_a_versioned_path(mixture):
     runtime = [u for u in seen if "/runtime/" in u]
     assert any(u.endswith("/runtime/0.27.7/pyodide.asm.wasm") for u in runtime)
     assert any(u.endswith("numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl") for u in seen)
-    assert any(re.search(r"/py/[0-9a-f]{16}/attention-0\.1\.0-py3-none-any\.whl$", u) for u in seen)
+    assert any(re.search(r"/py/[0-9a-f]{16}/attention_bench-0\.1\.0-py3-none-any\.whl$", u) for u in seen)
 
 
 def test_blocked_runtime_leaves_the_static_figure_and_says_why(browser, server):

@@ -1,0 +1,10 @@
+"""Attention Bench's live figures in a notebook (``pip install "attention-bench[notebook]"``).
+
+>>> from attention_notebook import Bench, Fig002
+>>> Fig002(query="grid").query, Bench(head="previous-token").head
+('grid', 'previous-token')
+"""
+
+from .widgets import Bench, Fig002
+
+__all__ = ["Bench", "Fig002"]

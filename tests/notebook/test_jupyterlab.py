@@ -1,0 +1,129 @@
+"""The example notebook in a real JupyterLab: its cells run in a real kernel, a reader's clicks
+in the output (a bench row, a FIG-002 row, a what-if toggle, a typed sentence) reach the kernel
+through attention.bridge, and the numbers drawn are the core's."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from attention import bench_view
+
+from .conftest import EXAMPLE, SHOTS
+from .figures import READ_BENCH, READ_FIG_002, bench_expected, fig_002_expected, lexicon_message
+
+SENTENCE = "the engineer fixed the bridge before she left"  # as the example's cells set it
+BENCH = ".attention-bench-widget:has(#fig-004)"
+FIG_002 = ".attention-bench-widget:has(#fig-002)"
+NOTEBOOK = "() => window.jupyterapp?.shell.currentWidget?.content?.widgets"
+
+
+def run_cell(page, index: int) -> None:
+    """Run the notebook's cell at index, as Shift+Enter on it would."""
+    page.evaluate("""(index) => { const panel = jupyterapp.shell.currentWidget;
+      panel.content.activeCellIndex = index; return jupyterapp.commands.execute('notebook:run-cell'); }""",
+                  index)
+
+
+def last_output(page) -> str:
+    """The last cell's output, its lines joined (IPython wraps a long tuple)."""
+    return " ".join(page.locator(".jp-Cell").last.locator(".jp-OutputArea-output").inner_text().split())
+
+
+def open_example(browser, jupyterlab, height: int = 900):
+    base, token, _ = jupyterlab
+    context = browser.new_context(viewport={"width": 1280, "height": height})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{base}lab/tree/{EXAMPLE.name}?token={token}&reset")
+    page.wait_for_function(NOTEBOOK)
+    page.evaluate("() => jupyterapp.shell.currentWidget.sessionContext.ready")
+    page.wait_for_function("() => jupyterapp.shell.currentWidget.sessionContext.session?.kernel?.status === 'idle'")
+    page.evaluate("() => jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.wait_for_function("() => [...document.querySelectorAll('.jp-Cell')].at(-1)"
+                           ".querySelector('.jp-OutputArea-output')?.textContent.includes('grid')")
+    return context, page, errors
+
+
+def test_clicks_and_typing_in_jupyterlab_are_computed_by_the_kernel(browser, jupyterlab):
+    context, page, errors = open_example(browser, jupyterlab)
+    # the cells set query 4 and T 0.5 from Python: the view redraws to them
+    page.wait_for_selector(f'{BENCH} #fig-005 tr.is-query[data-index="4"]')
+    page.wait_for_function(f"""() => document.querySelector('{BENCH} #bench-t').value === '0.5'""")
+    assert page.evaluate(READ_BENCH, BENCH) == bench_expected(
+        sentence=SENTENCE, query=4, temperature="0.5")
+
+    page.locator(f'{BENCH} #fig-005 tr[data-index="2"] .row-choice').click()
+    page.wait_for_selector(f'{BENCH} #fig-005 tr.is-query[data-index="2"]')
+    assert page.evaluate(READ_BENCH, BENCH) == bench_expected(
+        sentence=SENTENCE, query=2, temperature="0.5")
+
+    page.locator(f'{FIG_002} tr[data-query="rises"]').click()
+    page.wait_for_function(f"""() => document.querySelector('{FIG_002} [data-bind="query"]').textContent === 'rises'""")
+    assert page.evaluate(READ_FIG_002, FIG_002) == fig_002_expected("rises")
+
+    # a what-if toggle: the kernel computes the weights without the max-shift, which overflow
+    page.locator(f'{BENCH} input[name="without"][value="shift"]').check()
+    whatif = bench_view.view(sentence=SENTENCE, query=2, temperature="0.5", without=["shift"])["whatif"]
+    page.locator(f'{BENCH} [data-whatif="sentence"]', has_text=whatif["sentence"]).wait_for()
+    assert page.locator(f'{BENCH} [data-whatif="cf"]').first.text_content() == whatif["counterfactual"]["cell"]
+    assert [t.strip() for t in page.locator(f'{BENCH} [data-whatif="real"]').all_text_contents()] == [
+        k["real"]["text"] for k in whatif["keys"]]
+
+    box = page.locator(f"{BENCH} #bench-sentence")
+    box.fill("the zzz engineer")
+    box.press("Enter")
+    message = page.locator(f"{BENCH} #bench-sentence-msg")
+    message.wait_for(state="visible")
+    page.wait_for_function(f"""() => document.querySelector('{BENCH} #bench-sentence-msg').textContent !== ''""")
+    assert message.text_content() == lexicon_message("the zzz engineer")
+    assert page.evaluate(READ_BENCH, BENCH) == bench_expected(  # the last good state stays drawn
+        sentence=SENTENCE, query=2, temperature="0.5", without=["shift"])
+
+    run_cell(page, len(page.locator(".jp-Cell").all()) - 1)  # the kernel's traits hold the clicks
+    page.wait_for_function("() => [...document.querySelectorAll('.jp-Cell')].at(-1)"
+                           ".querySelector('.jp-OutputArea-output')?.textContent.includes(\"'rises'\")")
+    assert last_output(page) == f"('rises', '{SENTENCE}', 2, 0.5, [], ['shift'])"
+
+    # saved, each output's static HTML is for the state the reader left (written after that cell ran)
+    page.evaluate("() => jupyterapp.commands.execute('docmanager:save')")
+    page.wait_for_function("() => !jupyterapp.shell.currentWidget.context.model.dirty")
+    html = saved_html(jupyterlab[2] / EXAMPLE.name)
+    word = bench_view.view(sentence=SENTENCE, query=2, temperature="0.5")["query"]["word"]
+    assert set(re.findall(r'<strong data-bind="query-word">([^<]*)<', html["fig-005"])) == {word}
+    assert re.findall(r'id="bench-t"[^>]*value="([^"]*)"', html["fig-004"]) == ["0.5"]
+    assert re.findall(r'<strong data-bind="query">([^<]*)<', html["fig-002"]) == ["rises"]
+    assert errors == []
+    context.close()
+
+
+def saved_html(path) -> dict[str, str]:
+    """The static HTML of each figure in a saved notebook's outputs, by figure id."""
+    found = {}
+    for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+        for output in cell.get("outputs", []):
+            html = "".join(output.get("data", {}).get("text/html", ""))
+            for figure in re.findall(r'<figure[^>]* id="(fig-\d+)"', html):
+                found[figure] = html
+    return found
+
+
+def test_screenshots_in_jupyterlab_light_and_dark(browser, jupyterlab):
+    """Screenshots for a person to look at (/tmp/shots24/); the dark theme marks the widget dark."""
+    context, page, errors = open_example(browser, jupyterlab, height=4200)  # every figure in view
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_selector(f'{BENCH} #fig-005 tr.is-query[data-index="4"]')
+    bench = page.locator(BENCH)
+    for theme, dark in (("JupyterLab Light", False), ("JupyterLab Dark", True)):
+        page.evaluate("(theme) => jupyterapp.commands.execute('apputils:change-theme', {theme})", theme)
+        page.wait_for_function(f"() => document.body.dataset.jpThemeLight === '{str(not dark).lower()}'")
+        page.wait_for_function(f"""() => document.querySelector('{BENCH} .attention-bench-fragment')
+          .classList.contains('is-dark') === {str(dark).lower()}""")
+        name = "dark" if dark else "light"
+        page.locator(f"{FIG_002}").screenshot(path=SHOTS / f"jupyterlab-{name}-fig002.png")
+        bench.locator("#fig-004").screenshot(path=SHOTS / f"jupyterlab-{name}-fig004.png")
+        bench.locator("#fig-005").screenshot(path=SHOTS / f"jupyterlab-{name}-fig005.png")
+        bench.locator("#fig-006").screenshot(path=SHOTS / f"jupyterlab-{name}-fig006.png")
+    assert errors == []
+    context.close()
