@@ -65,7 +65,7 @@ class Figure(anywidget.AnyWidget):
     """One live figure (or group of figures sharing a state); subclasses name the state."""
 
     STATE = ""  # its live state in attention.registry.STATES
-    EMBEDS: tuple[str, ...] = ()  # the figures it draws, by their embed ids
+    EMBEDS: tuple[str, ...] = ()  # the figures it draws, by their ids (attention.registry)
     TITLE = ""
     FIELDS: tuple[str, ...] = ()  # the traits that are its state
 
@@ -181,7 +181,7 @@ class Bench(Figure):
     stopcocks, as on the site; query None is its first pronoun, or its last word."""
 
     STATE = "bench"
-    EMBEDS = ("bench", "bench-table", "bench-matrix")
+    EMBEDS = ("fig-004", "fig-005", "fig-006")
     TITLE = "the bench (FIG-004, FIG-005, FIG-006)"
     FIELDS = ("sentence", "head", "query", "T", "shut", "without")
 

@@ -188,7 +188,8 @@ def fragment(embed_id: str, url: str = "", site_url: str = "", css: bool = True,
     True
     """
     html = figure_markup(embed_id, url, site_url, templates)
-    title = next(e.title for e in registry() if e.id == embed_id)
+    record = figure_registry.embed(embed_id)  # known by now: its id, or one it had before
+    title, embed_id = record.title, record.embed
     head = f"<!-- Attention Bench: {title} ({embed_id}), computed at build time -->\n"
     return head + wrap(html, (templates / "static" / "style.css").read_text(encoding="utf-8")
                        if css else None, theme)
