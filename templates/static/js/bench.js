@@ -5,6 +5,7 @@ import {
   announce, fitBox, renderControls, renderDrawing, renderErrors, renderHeads, renderMatrix, renderTable,
 } from "./bench-render.js";
 import { markValve } from "./bench-parts.js";
+import { wireWalk } from "./bench-walk.js";
 import { markStale, part, setText } from "./dom.js";
 
 /** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
@@ -206,6 +207,7 @@ export function mount(root, store) {
   wireTable(root, store);
   wireMatrix(root, store);
   wireHeads(root, store);
+  const walked = wireWalk(root);
   let drawn = null; // the answer last seen
   let before = null; // the data drawn last
   let without = false; // whether FIG-006 shows the matrix without the what-if steps
@@ -237,6 +239,7 @@ export function mount(root, store) {
     renderMatrix(root, answer.data, last, (without = asked));
     renderHeads(root, answer.data);
     if (speaks) announce(root, answer.data);
+    if (walked) walked();
   });
   return letGo;
 }
