@@ -91,10 +91,10 @@ def walk(words, head, t_text, i, rows, query_vector, o, closed) -> list[dict]:
          f"e^(z − {top['tempered']['text']}): {_heaviest(words, rows, 'exp', i)}; "
          f"their sum {total}; each weight is its eᶻ ÷ {total}"),
         ("tray", "The tray holds the weights and the output", "aⱼ and o = Σ aⱼvⱼ",
-         f"weights: {_heaviest(words, rows, 'weight', i)}; output o: {o_text}"),
+         f"weights: {_heaviest(words, rows, 'weight', i)}"),
     ]
     return [{"n": k, "part": part, "title": title, "term": term, "numbers": numbers,
              "where": f"Step {k} of {STEPS}",
              "said": f"Step {k} of {STEPS}, {head} head, T = {t_text}. {title}, {term}: "
-                     f"{numbers}."}
+                     f"{numbers}" + (f"; output o: {o_text}." if part == "tray" else ".")}
             for k, (part, title, term, numbers) in enumerate(steps, start=1)]

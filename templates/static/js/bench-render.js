@@ -145,6 +145,7 @@ export function renderControls(root, data) {
   const slider = $(form, 'input[type="range"]');
   if (slider !== focused && slider.value !== String(data.slider)) slider.value = data.slider;
   setAttr(slider, "aria-valuetext", `T = ${data.temperature.text}`);
+  setText(bound(form, "t-now"), `T = ${data.temperature.text}`); // Chromium exposes no valuetext: the name says it
   setText(bound(root, "behaviour"), data.head.behaviour);
   const here = bound(root, "head-here");
   if (here) setText(here, data.head.here);
