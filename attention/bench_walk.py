@@ -6,7 +6,7 @@ so what the walk says is what the table shows. The page only places these string
 
 ``walk(...)`` returns six steps ``{"n", "part", "title", "term", "numbers", "where", "said"}``:
 ``part`` names the station of the drawing the step lights ("carriage", "dials", "plate",
-"tank", "valves", "tray"), ``term`` the formula's term for it, ``numbers`` the live numbers of
+"reservoir", "valves", "tray"), ``term`` the formula's term for it, ``numbers`` the live numbers of
 the reader's sentence, query, head and T, and ``said`` the sentence announced for the step
 (with the head and T).
 """
@@ -85,7 +85,7 @@ def walk(words, head, t_text, i, rows, query_vector, o, closed) -> list[dict]:
         ("plate", "The plate divides every score", f"zⱼ = q·kⱼ ÷ √{bench.D_K} ÷ T",
          f"÷ √{bench.D_K}{t_part}: {_heaviest(words, rows, 'tempered', i)}; "
          f"the largest z is {top['word']}'s {top['tempered']['text']}"),
-        ("tank", "The sealed reservoir holds one unit", "Σ aⱼ = 1",
+        ("reservoir", "The sealed reservoir holds one unit", "Σ aⱼ = 1",
          f"1 unit for {n_open} open key{'s' if n_open != 1 else ''} ({kept})"),
         ("valves", "The stopcocks share it by eᶻ", "e^(zⱼ − max z) ÷ Σ",
          f"e^(z − {top['tempered']['text']}): {_heaviest(words, rows, 'exp', i)}; "

@@ -114,7 +114,7 @@ def test_no_share_is_typed_into_the_templates():
 def test_the_walk_says_the_tables_numbers(head):
     v = bench_view.view(head=head, temperature="2", shut=[0] if head != "sink" else [])
     walk, rows = v["walk"], v["rows"]
-    assert [s["part"] for s in walk] == ["carriage", "dials", "plate", "tank", "valves", "tray"]
+    assert [s["part"] for s in walk] == ["carriage", "dials", "plate", "reservoir", "valves", "tray"]
     assert v["query"]["vector"]["text"] in walk[0]["numbers"]
     live = sorted((r for r in rows if r["allowed"]), key=lambda r: -r["weight"]["value"])
     for step, column in [(1, "dot"), (2, "tempered"), (4, "exp"), (5, "weight")]:

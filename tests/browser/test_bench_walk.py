@@ -13,7 +13,7 @@ from attention import bench_view
 from tests.browser.test_bench_figures import ax_nodes, open_page, polite_text
 
 READY = '#fig-004 .runtime-status[data-state="ready"]'
-PARTS = ["carriage", "dials", "plate", "tank", "valves", "tray"]
+PARTS = ["carriage", "dials", "plate", "reservoir", "valves", "tray"]
 
 
 @pytest.fixture
