@@ -85,8 +85,8 @@ def _whatif_note(w: dict, ghosts: list[dict], dials: list[dict],
         sentences.append("Dashed needles: its scores.")
     sentences.append("Dashed tray on the left: its weights.")
     if opened:
-        sentences.append(f"{opened} later stopcock{'s' if opened > 1 else ''} would open: "
-                         "the dashed handles.")
+        sentences.append(f"Dashed handles: {opened} later stopcock{'s' if opened > 1 else ''} "
+                         f"open{'' if opened > 1 else 's'}.")
     cf = w["counterfactual"]
     if not cf["failure"]:  # (with no weights, what the needles do matters less)
         sentences.append(_needles_said(needles_move, ghosts, dials))
@@ -97,15 +97,15 @@ def _whatif_note(w: dict, ghosts: list[dict], dials: list[dict],
 
 
 def _needles_said(needles_move: bool, ghosts: list[dict], dials: list[dict]) -> str:
-    """What the dashed needles do: nothing (the max-shift alone), or how many drop flat (their
-    key would get almost nothing) where the real needle is not flat."""
+    """What the dashed needles do: nothing (the max-shift alone), or how many lie flat (their
+    key would get almost nothing) where no real needle lies flat (a later word's dial has none)."""
     if not needles_move:
         return "The needles stay put: the max-shift lowers every score alike."
-    left = sum(g["off"] and dials[g["index"]]["state"] == "live" and not dials[g["index"]]["pinned"]
-               for g in ghosts)  # on the real dial's scale, off it without the steps
-    return ("No dashed needle drops flat." if not left else
-            "1 dashed needle drops flat: that key would get almost nothing." if left == 1 else
-            f"{left} dashed needles drop flat: those keys would get almost nothing.")
+    left = sum(g["off"] and not dials[g["index"]]["pinned"]
+               for g in ghosts)  # flat without the steps, and not a real needle lying flat
+    return ("No dashed needle lies flat." if not left else
+            "1 dashed needle lies flat: that key would get almost nothing." if left == 1 else
+            f"{left} dashed needles lie flat: those keys would get almost nothing.")
 
 
 def whatif_drawing(w: dict, drawing: dict, lay: Layout, t: float) -> dict:

@@ -265,7 +265,7 @@ def test_ghosts_that_fall_off_the_scale_are_counted_in_the_note():
     note = [line["text"] for line in w["note"]]
     assert note == ["Dashed: this row without ÷√8.",  # a sentence a line, in plain words
                     "Dashed needles: its scores.", "Dashed tray on the left: its weights.",
-                    "3 dashed needles drop flat: those", "keys would get almost nothing."]
+                    "3 dashed needles lie flat: those", "keys would get almost nothing."]
 
 
 def test_without_the_max_shift_the_ghosts_stand_on_the_real_needles():
@@ -360,8 +360,11 @@ def test_without_the_mask_later_stopcocks_get_open_handles():
         assert x1 == x2 and y1 < y2  # along the pipe: open, as a real open stopcock is drawn
         valve = v["drawing"]["valves"][x["index"]]
         assert (x["x"], x["y"]) == (valve["x"], valve["y"]) and not valve["open"]
-    assert "7 later stopcocks would open: the dashed handles." in " ".join(
-        line["text"] for line in w["note"])
+    note = " ".join(line["text"] for line in w["note"])
+    assert "Dashed handles: 7 later stopcocks open." in note
+    # every later word's dashed needle lies flat (the first word keeps nearly all), and says so
+    flat = sum(g["off"] for g in w["ghosts"] if not v["drawing"]["dials"][g["index"]]["pinned"])
+    assert f"{flat} dashed needles lie flat" in note and flat >= 1
 
 
 def test_an_overflowing_naive_softmax_draws_no_weights_and_says_so():
