@@ -13,6 +13,7 @@ export function wireWalk(root) {
   const controls = box && $(box, ".walk-controls");
   if (!controls) return null;
   controls.hidden = false;
+  root.classList.add("walk-ready"); // each step's numbers show in the walk (and in the table)
   const steps = [...box.querySelectorAll(".bench-captions > li")];
   const start = $(controls, ".walk-start");
   const steer = $(controls, ".walk-steer");
