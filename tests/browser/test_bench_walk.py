@@ -160,3 +160,21 @@ def test_reset_brings_the_bench_back_to_how_it_opened(live):
     assert live.input_value("#bench-t") == first["temperature"]["text"]
     assert live.is_checked('#fig-004 input[name="head"][value="coreference"]')
     assert live.text_content('#fig-004 [data-bind="head-here"]') == first["head"]["here"]
+
+
+def test_both_temperature_sliders_say_t_to_a_screen_reader(booted):
+    """Chromium's tree gives a range input's value (the slider's 0 to 1000 position) as its
+    valuetext, whatever aria-valuetext says; the slider's name carries T instead."""
+    for path, slider, field, figure in [("bench/", "#bench-t-range", "#bench-t", "#fig-004"),
+                                        ("lab/", "#lab-t-range", "#lab-t", "#fig-003")]:
+        page = booted.open(path)
+        page.wait_for_selector(f"{figure} {READY[9:]}", timeout=60000)
+        page.fill(field, "2")
+        page.wait_for_function(f"() => document.querySelector('{slider}').getAttribute('aria-valuetext') === 'T = 2'")
+        for _ in range(25):
+            names = [n.get("name", {}).get("value", "") for n in ax_nodes(page)
+                     if n.get("role", {}).get("value") == "slider"]
+            if any("T = 2" in name for name in names):
+                break
+            page.wait_for_timeout(200)
+        assert any(name.startswith("Temperature") and name.endswith("now T = 2") for name in names), names
