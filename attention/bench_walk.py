@@ -34,7 +34,7 @@ def head_here(words, weights, i, allowed) -> str:
 
     >>> head_here(["the", "car", "and", "it"], np.array([0.1, 0.2, 0.0, 0.7]), 3,
     ...           np.array([True, True, False, True]))
-    'Here “it” gives 0.700 to itself, 0.200 to “car” and 0.100 to the other 1.'
+    'On this sentence the query “it” gives 0.700 to itself, 0.200 to “car” and 0.100 to the other 1.'
     """
     order = [j for j in np.argsort(-weights, kind="stable") if allowed[j]]
     top = order[0]
@@ -46,7 +46,7 @@ def head_here(words, weights, i, allowed) -> str:
         others = float(sum(weights[j] for j in rest[1:]))
         parts.append(f"{fixed(others)} to the other {len(rest) - 1}")
     said = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
-    return f"Here “{words[i]}” gives {said}."
+    return f"On this sentence the query “{words[i]}” gives {said}."
 
 
 def output(o) -> list[dict]:

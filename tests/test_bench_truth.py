@@ -82,7 +82,8 @@ def test_the_head_line_gives_this_sentences_shares(sentence, head):
         order = np.argsort(-weights[i, : i + 1], kind="stable")
         top = order[0]
         name = "itself" if top == i else f"“{words[top]}”"
-        assert here.startswith(f"Here “{words[i]}” gives {weights[i, top]:.3f} to {name}"), here
+        assert here.startswith(f"On this sentence the query “{words[i]}” gives "
+                               f"{weights[i, top]:.3f} to {name}"), here
         assert "mostly" in v["head"]["behaviour"]  # the rule is not absolute
         for card in v["heads_here"]:  # every head's card, for the same query and sentence
             w = bench.weights(words, card["name"])[i]
@@ -92,8 +93,8 @@ def test_the_head_line_gives_this_sentences_shares(sentence, head):
 def test_the_examples_of_the_issue_are_said_with_their_shares():
     v = bench_view.view("the engineer left and it moved", "coreference", query=4)
     w = bench.weights(_words("the engineer left and it moved"), "coreference")[4]
-    assert v["head"]["here"] == (f"Here “it” gives {w[4]:.3f} to itself, {w[3]:.3f} to “and” and "
-                                 f"{w[:3].sum():.3f} to the other 3.")
+    assert v["head"]["here"] == (f"On this sentence the query “it” gives {w[4]:.3f} to itself, "
+                                 f"{w[3]:.3f} to “and” and {w[:3].sum():.3f} to the other 3.")
 
 
 def test_no_share_is_typed_into_the_templates():
