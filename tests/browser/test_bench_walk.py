@@ -178,3 +178,28 @@ def test_both_temperature_sliders_say_t_to_a_screen_reader(booted):
                 break
             page.wait_for_timeout(200)
         assert any(name.startswith("Temperature") and name.endswith("now T = 2") for name in names), names
+
+
+def test_on_a_phone_the_walk_moves_by_tap_and_by_swipe(browser, server):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True,
+                                  is_mobile=True, device_scale_factor=2)
+    page = context.new_page()
+    page.goto(server + "bench/")
+    lit = "() => document.querySelector('#fig-004 .bench-drawing').dataset.lit"
+    page.tap("#fig-004 .walk-start")
+    assert page.evaluate(lit) == PARTS[0]
+    page.tap("#fig-004 .walk-next")
+    assert page.evaluate(lit) == PARTS[1]
+    # a swipe to the left across the shown step: on to the next one
+    box = page.locator("#fig-004 .bench-captions > li.is-current").bounding_box()
+    y = box["y"] + box["height"] / 2
+    page.evaluate("""([x0, x1, y]) => {
+      const li = document.querySelector('#fig-004 .bench-captions > li.is-current');
+      const touch = (x) => new Touch({identifier: 1, target: li, clientX: x, clientY: y});
+      li.dispatchEvent(new TouchEvent('touchstart', {bubbles: true, touches: [touch(x0)], changedTouches: [touch(x0)]}));
+      li.dispatchEvent(new TouchEvent('touchend', {bubbles: true, touches: [], changedTouches: [touch(x1)]}));
+    }""", [300, 80, y])
+    assert page.evaluate(lit) == PARTS[2]
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360  # no sideways scroll with the walk open
+    context.close()
