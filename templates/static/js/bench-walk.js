@@ -3,7 +3,7 @@
 // build's numbers; bench-render.js keeps every step's numbers current, and this module only
 // chooses which step is shown, lights it and announces it (the step's words are Python's).
 
-import { dropAttrs, setAttr, setClass, setText } from "./dom.js";
+import { setAttr, setText } from "./dom.js";
 
 const $ = (root, selector) => root.querySelector(selector);
 
@@ -23,13 +23,13 @@ export function wireWalk(root) {
   const show = (k, speak = true) => {
     at = k;
     const walking = k >= 0;
-    setClass(root, "walking", walking);
+    root.classList.toggle("walking", walking);
     steer.hidden = !walking;
     setAttr(start, "aria-pressed", String(walking));
     setText(start, walking ? "Show every step" : "Walk me through the steps");
-    steps.forEach((li, n) => setClass(li, "is-current", n === k));
+    steps.forEach((li, n) => li.classList.toggle("is-current", n === k));
     if (!walking) {
-      dropAttrs(drawing, "data-lit");
+      drawing.removeAttribute("data-lit");
       return;
     }
     setAttr(drawing, "data-lit", steps[k].dataset.station);

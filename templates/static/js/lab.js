@@ -1,6 +1,6 @@
 // The lab: the reader moves the query, blocks keys and sets T; Python recomputes everything.
 
-import { dropAttrs, setAttr, setClass, setText, staleWhy } from "./dom.js";
+import { setAttr, setText, staleWhy } from "./dom.js";
 
 /** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
  * the lab's state (FIG-003). page.js opens a link's state with it. */
@@ -22,11 +22,11 @@ export function render(root, data, focused) {
     for (const stage of STAGES) setText($(tr, `[data-bind="${stage}"]`), row[stage].text);
     setAttr($(tr, '[data-bind="bar"]'), "width", row.weight.value);
     $(tr, '[data-bind="blocked"]').hidden = row.allowed;
-    setClass(tr, "blocked", !row.allowed);
+    tr.classList.toggle("blocked", !row.allowed);
     $(root, `input[name="mask"][value="${row.index}"]`).checked = row.allowed;
   }
   for (const point of data.plot.value_points.entries()) {
-    setClass($(root, `.value-point[data-key="${point[0]}"]`), "blocked", !point[1].allowed);
+    $(root, `.value-point[data-key="${point[0]}"]`).classList.toggle("blocked", !point[1].allowed);
   }
   setAttr($(root, '[data-bind="hull"]'), "points", data.plot.hull);
   const out = data.plot.output;
@@ -80,7 +80,7 @@ function controlsFor(root, field) {
  */
 export function renderErrors(root, problems) {
   for (const selector of Object.values(MESSAGES)) setText($(root, selector), "");
-  for (const element of root.querySelectorAll("[aria-invalid]")) dropAttrs(element, "aria-invalid");
+  for (const element of root.querySelectorAll("[aria-invalid]")) element.removeAttribute("aria-invalid");
   for (const element of root.querySelectorAll(".invalid")) element.classList.remove("invalid");
   for (const { field, message } of problems) {
     setText($(root, MESSAGES[field] || ".state-notice"), message); // no field: the notice
@@ -90,7 +90,7 @@ export function renderErrors(root, problems) {
     }
   }
   const stale = problems.length > 0;
-  setClass(root, "is-stale", stale);
+  root.classList.toggle("is-stale", stale);
   $(root, '[data-bind="stale"]').hidden = !stale;
   staleWhy($(root, '[data-bind="stale"]'), problems.some((p) => p.field === "runtime") ? "runtime" : "input");
   $(root, '[data-bind="state-stale"]').hidden = !stale; // the state line at the top says it too

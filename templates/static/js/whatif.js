@@ -2,7 +2,7 @@
 // Python computes both (attention.whatif, in the figure's own answer); this module turns the
 // reader's toggles into requests on the figure's store and places the texts it gets back.
 
-import { dropAttrs, setAttr, setClass, setText } from "./dom.js";
+import { setAttr, setText } from "./dom.js";
 
 const $ = (root, selector) => root.querySelector(selector);
 
@@ -39,7 +39,7 @@ function renderKeys(root, w) {
       setAttr(cell, "class", "cf failure");
       setText(cell, w.counterfactual.cell);
     } else {
-      dropAttrs(cell, "rowspan");
+      cell.removeAttribute("rowspan");
       setAttr(cell, "class", k.counterfactual ? "num cf" : "cf"); // a blank cell is no number
       setText(cell, k.counterfactual ? k.counterfactual.text : "");
     }
@@ -55,7 +55,7 @@ export function render(root, w, focused) {
   for (const box of root.querySelectorAll('input[name="without"]')) {
     if (box !== focused) box.checked = w.without.includes(box.value);
   }
-  setClass($(root, ".whatif-table"), "no-cf", w.without.length === 0);
+  $(root, ".whatif-table").classList.toggle("no-cf", w.without.length === 0);
   setText($(root, '[data-whatif="title"]'), w.title);
   renderKeys(root, w);
   setText($(root, '[data-whatif="real-top"]'), topText(w.real));
