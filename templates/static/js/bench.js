@@ -5,8 +5,7 @@ import {
   announce, fitBox, renderControls, renderDrawing, renderErrors, renderHeads, renderMatrix, renderTable,
 } from "./bench-render.js";
 import { markValve } from "./bench-parts.js";
-import { wireWalk } from "./bench-walk.js";
-import { markStale, part, setAttr, setText } from "./dom.js";
+import { markStale, part, setText } from "./dom.js";
 
 /** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
  * the bench's state: FIG-004 to FIG-007 show it. page.js opens a link's state with it. */
@@ -58,17 +57,6 @@ function wireControls(root, store) {
     else if (input.type === "range") ask(store, { slider: input.value });
     else if (input.name === "temperature") ask(store, { temperature: input.value, slider: undefined }); // the typed T wins
   });
-  // Reset: the bench as the page first showed it (the state the build wrote into the figure)
-  const reset = $(form, ".bench-reset");
-  if (reset) {
-    const first = JSON.parse(root.dataset.state);
-    reset.addEventListener("click", () => {
-      delete sentence.dataset.typed;
-      sentence.value = first.sentence;
-      fitBox(sentence);
-      ask(store, { ...first, slider: undefined });
-    });
-  }
   for (const g of root.querySelectorAll(".valve")) { // the drawing as built: make it operable
     const name = g.getAttribute("aria-label"); // "<label>: <state>", as the build wrote it
     const cut = name.lastIndexOf(": ");
@@ -96,8 +84,8 @@ function wireTable(root, store) {
   if (!tbody) return;
   for (const word of tbody.querySelectorAll(".row-word")) { // the word becomes the row's button
     const button = part(root, "row-choice");
-    setText(button, word.textContent);
-    setAttr(button, "aria-pressed", String(word.closest("tr").classList.contains("is-query")));
+    button.textContent = word.textContent;
+    button.setAttribute("aria-pressed", String(word.closest("tr").classList.contains("is-query")));
     word.replaceWith(button);
   }
   tbody.addEventListener("click", (event) => {
@@ -110,7 +98,7 @@ function wireMatrix(root, store) {
   const table = $(root, 'table[data-bind="matrix"]');
   if (!table) return;
   const readout = $(root, '[data-bind="readout"]');
-  setAttr(table, "role", "grid");
+  table.setAttribute("role", "grid");
   table.querySelectorAll("td[data-col]").forEach((td, k) => { td.tabIndex = k === 0 ? 0 : -1; });
   table.addEventListener("click", (event) => {
     const tr = event.target.closest("tbody tr[data-index]");
@@ -123,7 +111,7 @@ function wireMatrix(root, store) {
     td.tabIndex = 0; // the grid's one tab stop follows focus, however it arrived
     const query = td.parentElement.cells[0].querySelector(".row-word").textContent;
     const key = table.tHead.rows[0].cells[td.cellIndex].textContent;
-    setText(readout, `query ${query} → key ${key}: ${td.textContent}`);
+    readout.textContent = `query ${query} → key ${key}: ${td.textContent}`;
   });
   table.addEventListener("keydown", (event) => {
     const td = event.target.closest("td[data-col]");
@@ -134,20 +122,11 @@ function wireMatrix(root, store) {
       ask(store, { query: Number(row.dataset.index) });
       return;
     }
-    const rows = table.tBodies[0].rows;
-    const last = row.cells.length - 1;
-    // Home/End: the row's first and last cell (with Ctrl: the grid's); PageUp/PageDown: the
-    // column's first and last row, as in a data grid
-    const jump = {
-      Home: event.ctrlKey ? [0, 1] : [row.sectionRowIndex, 1],
-      End: event.ctrlKey ? [rows.length - 1, last] : [row.sectionRowIndex, last],
-      PageUp: [0, td.cellIndex], PageDown: [rows.length - 1, td.cellIndex],
-    }[event.key];
     const step = ARROWS[event.key];
-    if (!step && !jump) return;
+    if (!step) return;
     event.preventDefault();
-    const target = jump ? rows[jump[0]]?.cells[jump[1]]
-      : rows[row.sectionRowIndex + step[0]]?.cells[td.cellIndex + step[1]];
+    const rows = table.tBodies[0].rows;
+    const target = rows[row.sectionRowIndex + step[0]]?.cells[td.cellIndex + step[1]];
     if (target && target.matches("td[data-col]")) {
       td.tabIndex = -1;
       target.tabIndex = 0;
@@ -227,7 +206,6 @@ export function mount(root, store) {
   wireTable(root, store);
   wireMatrix(root, store);
   wireHeads(root, store);
-  const walked = wireWalk(root);
   let drawn = null; // the answer last seen
   let before = null; // the data drawn last
   let without = false; // whether FIG-006 shows the matrix without the what-if steps
@@ -259,7 +237,6 @@ export function mount(root, store) {
     renderMatrix(root, answer.data, last, (without = asked));
     renderHeads(root, answer.data);
     if (speaks) announce(root, answer.data);
-    if (walked) walked();
   });
   return letGo;
 }

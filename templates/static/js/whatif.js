@@ -87,7 +87,7 @@ export function mount(root, store) {
 
   toggles.addEventListener("change", () => {
     keep(store, ticked(root)); // every later request of the figure keeps them
-    setText(status, "Computing…");
+    status.textContent = "Computing…";
     // a change: right after "Use sentence" it is made on the new sentence, not the one on screen
     store.change(() => ({ figure, ...state }), { without: store.extras.without });
   });
@@ -106,8 +106,8 @@ export function mount(root, store) {
     drawn = s.answer;
     if (!s.answer.ok) { // the rows below belong to the last state Python computed
       root.classList.add("stale");
-      setText(status, "These rows are for the last state that could be computed; " + (s.answer.unavailable
-        ? "Python is not available here to check and compute this one." : "fix the input above."));
+      status.textContent = "These rows are for the last state that could be computed; " + (s.answer.unavailable
+        ? "Python is not available here to check and compute this one." : "fix the input above.");
       return;
     }
     const w = s.answer.data.whatif;
@@ -116,7 +116,7 @@ export function mount(root, store) {
     state = w.state;
     keep(store, w.without);
     root.classList.remove("stale");
-    setText(status, "");
+    status.textContent = "";
     render(root, w, document.activeElement);
     // (the bench drawing shows it too, drawn with the rest of the drawing by bench.js)
   });
