@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import sync_playwright
 
 from sitebuild.serve import make_server
 
@@ -78,25 +77,6 @@ def own_build(tmp_path) -> tuple[Path, Path]:
 # machine; with one test worker per core and other work on the machine it can take ten times
 # that, and a wait that times out only says the machine was busy.
 WAIT_MS = 60_000
-
-
-@pytest.fixture(scope="session")
-def browser():
-    """Launch Debian's Chromium once per session; a missing browser is an error, not a skip.
-
-    Every context it makes waits up to WAIT_MS by default (Playwright's own default is 30 s)."""
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        new_context = b.new_context
-
-        def patient_context(**options):
-            context = new_context(**options)
-            context.set_default_timeout(WAIT_MS)
-            return context
-
-        b.new_context = patient_context
-        yield b
-        b.close()
 
 
 @dataclass

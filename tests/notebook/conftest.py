@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import WAIT_MS, browser  # noqa: F401  (the session's Chromium)
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "notebooks" / "attention-in-five-cells.ipynb"

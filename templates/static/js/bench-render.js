@@ -2,7 +2,7 @@
 // attributes that Python returned. Repeated parts are clones of the <template>s the build
 // wrote (bench-parts.js fills them); only what changed is written, and no layout is read.
 
-import { part, setAttr, setText, syncList } from "./dom.js";
+import { dropAttrs, part, setAttr, setClass, setText, syncList } from "./dom.js";
 import {
   fillCell, fillColHead, fillDial, fillManifold, fillRow, fillRowHead, fillStratum,
   fillStratumLabel, fillValve,
@@ -79,14 +79,14 @@ export function renderMatrix(root, data, before, without = false) {
       while (tr.cells.length < words.length + 1) tr.append(Object.assign(part(root, "cell"), { tabIndex: -1 }));
     });
   }
-  table.classList.toggle("compact", words.length > 12);
+  setClass(table, "compact", words.length > 12);
   [...head.children].slice(1).forEach((th, c) => fillColHead(th, words[c]));
   for (const tr of body.rows) {
     const r = Number(tr.dataset.index);
     const current = r === data.query.index;
     setAttr(tr, "class", [current && "is-query", data.empty[r] && "empty"].filter(Boolean).join(" "));
     if (current) setAttr(tr, "aria-current", "true");
-    else tr.removeAttribute("aria-current");
+    else dropAttrs(tr, "aria-current");
   }
   for (const el of root.querySelectorAll('[data-bind="head"]')) setText(el, data.head.name);
   if (!resized && before && sameMatrix(before, data) && !cf && !wasWithout) return; // only the query moved
@@ -98,7 +98,7 @@ export function renderMatrix(root, data, before, without = false) {
       fillCell(cells[c + 1], value, cf ? cf[r].masks[c] : data.masks[r][c], c);
     });
   });
-  table.classList.toggle("whatif-shown", Boolean(cf));
+  setClass(table, "whatif-shown", Boolean(cf));
 }
 
 // The sentence box is as tall as its text: the stylesheet's field-sizing makes it so where the
@@ -139,7 +139,7 @@ export function renderControls(root, data) {
 export function renderHeads(root, data) {
   for (const card of root.querySelectorAll(".head-card")) {
     const current = card.dataset.head === data.head.name;
-    card.classList.toggle("is-current", current);
+    setClass(card, "is-current", current);
     setAttr($(card, ".use-head"), "aria-pressed", String(current));
   }
 }
@@ -159,7 +159,7 @@ export function renderErrors(root, problems, invalid = true) {
     const slot = $(root, selector);
     if (slot) setText(slot, "");
   }
-  for (const input of root.querySelectorAll(".bench-controls [name]")) input.removeAttribute("aria-invalid");
+  for (const input of root.querySelectorAll(".bench-controls [name]")) dropAttrs(input, "aria-invalid");
   for (const { field, message } of problems) {
     const slot = $(root, MESSAGE_SLOTS[field] || ".state-notice") || $(root, ".state-notice");
     if (slot) setText(slot, message); // a field this figure lacks: its own notice line

@@ -4,7 +4,7 @@
 // place them in clones of the parts the build wrote (templates/figures/bench-parts.html),
 // writing what each macro of the same name writes.
 
-import { part, setAttr, setText, syncList } from "./dom.js";
+import { part, setAttr, setClass, setText, syncList } from "./dom.js";
 
 const bound = (root, name) => root.querySelector(`[data-bind="${name}"]`);
 
@@ -75,6 +75,6 @@ export function renderWhatifDrawing(root, drawing) {
   syncList(bound(layer, "whatif-notes"), w ? w.note : [], () => part(root, "whatif-note"), fillNote);
   const opened = new Set(w ? w.valves.map((v) => v.index) : []);
   for (const valve of root.querySelectorAll(".bench-drawing .valve")) {
-    valve.classList.toggle("whatif-open", opened.has(Number(valve.dataset.index)));
+    setClass(valve, "whatif-open", opened.has(Number(valve.dataset.index)));
   }
 }

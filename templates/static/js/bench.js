@@ -5,7 +5,7 @@ import {
   announce, fitBox, renderControls, renderDrawing, renderErrors, renderHeads, renderMatrix, renderTable,
 } from "./bench-render.js";
 import { markValve } from "./bench-parts.js";
-import { markStale, part, setText } from "./dom.js";
+import { markStale, part, setAttr, setText } from "./dom.js";
 
 /** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
  * the bench's state: FIG-004 to FIG-007 show it. page.js opens a link's state with it. */
@@ -84,8 +84,8 @@ function wireTable(root, store) {
   if (!tbody) return;
   for (const word of tbody.querySelectorAll(".row-word")) { // the word becomes the row's button
     const button = part(root, "row-choice");
-    button.textContent = word.textContent;
-    button.setAttribute("aria-pressed", String(word.closest("tr").classList.contains("is-query")));
+    setText(button, word.textContent);
+    setAttr(button, "aria-pressed", String(word.closest("tr").classList.contains("is-query")));
     word.replaceWith(button);
   }
   tbody.addEventListener("click", (event) => {
@@ -98,7 +98,7 @@ function wireMatrix(root, store) {
   const table = $(root, 'table[data-bind="matrix"]');
   if (!table) return;
   const readout = $(root, '[data-bind="readout"]');
-  table.setAttribute("role", "grid");
+  setAttr(table, "role", "grid");
   table.querySelectorAll("td[data-col]").forEach((td, k) => { td.tabIndex = k === 0 ? 0 : -1; });
   table.addEventListener("click", (event) => {
     const tr = event.target.closest("tbody tr[data-index]");
@@ -111,7 +111,7 @@ function wireMatrix(root, store) {
     td.tabIndex = 0; // the grid's one tab stop follows focus, however it arrived
     const query = td.parentElement.cells[0].querySelector(".row-word").textContent;
     const key = table.tHead.rows[0].cells[td.cellIndex].textContent;
-    readout.textContent = `query ${query} → key ${key}: ${td.textContent}`;
+    setText(readout, `query ${query} → key ${key}: ${td.textContent}`);
   });
   table.addEventListener("keydown", (event) => {
     const td = event.target.closest("td[data-col]");

@@ -1,6 +1,6 @@
 // The lab: the reader moves the query, blocks keys and sets T; Python recomputes everything.
 
-import { staleWhy } from "./dom.js";
+import { dropAttrs, setAttr, setClass, setText, staleWhy } from "./dom.js";
 
 /** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
  * the lab's state (FIG-003). page.js opens a link's state with it. */
@@ -19,34 +19,34 @@ const $ = (root, selector) => root.querySelector(selector);
 export function render(root, data, focused) {
   for (const row of data.rows) {
     const tr = $(root, `tr[data-key="${row.index}"]`);
-    for (const stage of STAGES) $(tr, `[data-bind="${stage}"]`).textContent = row[stage].text;
-    $(tr, '[data-bind="bar"]').setAttribute("width", row.weight.value);
+    for (const stage of STAGES) setText($(tr, `[data-bind="${stage}"]`), row[stage].text);
+    setAttr($(tr, '[data-bind="bar"]'), "width", row.weight.value);
     $(tr, '[data-bind="blocked"]').hidden = row.allowed;
-    tr.classList.toggle("blocked", !row.allowed);
+    setClass(tr, "blocked", !row.allowed);
     $(root, `input[name="mask"][value="${row.index}"]`).checked = row.allowed;
   }
   for (const point of data.plot.value_points.entries()) {
-    $(root, `.value-point[data-key="${point[0]}"]`).classList.toggle("blocked", !point[1].allowed);
+    setClass($(root, `.value-point[data-key="${point[0]}"]`), "blocked", !point[1].allowed);
   }
-  $(root, '[data-bind="hull"]').setAttribute("points", data.plot.hull);
+  setAttr($(root, '[data-bind="hull"]'), "points", data.plot.hull);
   const out = data.plot.output;
-  $(root, '[data-bind="output-point"]').setAttribute("transform", `translate(${out.x} ${out.y})`);
+  setAttr($(root, '[data-bind="output-point"]'), "transform", `translate(${out.x} ${out.y})`);
   const label = $(root, '[data-bind="output-label"]'); // placed by Python clear of the value dots
   for (const [name, value] of [["x", out.label.x], ["y", out.label.y], ["text-anchor", out.label.anchor]]) {
-    label.setAttribute(name, value);
+    setAttr(label, name, value);
   }
-  $(root, '[data-bind="plot-desc"]').textContent = data.plot.summary;
-  $(root, '[data-bind="output"]').textContent = data.output.text;
+  setText($(root, '[data-bind="plot-desc"]'), data.plot.summary);
+  setText($(root, '[data-bind="output"]'), data.output.text);
   const pad = data.pad;
-  $(root, '[data-bind="pad-point"]').setAttribute("cx", pad.x);
-  $(root, '[data-bind="pad-point"]').setAttribute("cy", pad.y);
-  $(root, '[data-bind="pad-arm"]').setAttribute("x2", pad.x);
-  $(root, '[data-bind="pad-arm"]').setAttribute("y2", pad.y);
-  $(root, '[data-bind="query"]').textContent = data.query.text;
+  setAttr($(root, '[data-bind="pad-point"]'), "cx", pad.x);
+  setAttr($(root, '[data-bind="pad-point"]'), "cy", pad.y);
+  setAttr($(root, '[data-bind="pad-arm"]'), "x2", pad.x);
+  setAttr($(root, '[data-bind="pad-arm"]'), "y2", pad.y);
+  setText($(root, '[data-bind="query"]'), data.query.text);
   $(root, '[data-bind="off-pad"]').hidden = !pad.off_pad;
-  $(root, '[data-bind="state-query"]').textContent = data.query.text;
-  $(root, '[data-bind="state-t"]').textContent = data.temperature.text;
-  $(root, '[data-bind="state-allowed"]').textContent = data.allowed_text;
+  setText($(root, '[data-bind="state-query"]'), data.query.text);
+  setText($(root, '[data-bind="state-t"]'), data.temperature.text);
+  setText($(root, '[data-bind="state-allowed"]'), data.allowed_text);
   const fields = { q1: data.fields[0], q2: data.fields[1], temperature: data.temperature.text };
   for (const [name, text] of Object.entries(fields)) {
     const input = $(root, `input[name="${name}"]`);
@@ -54,8 +54,8 @@ export function render(root, data, focused) {
   }
   const slider = $(root, 'input[type="range"]');
   if (slider !== focused) slider.value = data.slider;
-  slider.setAttribute("aria-valuetext", `T = ${data.temperature.text}`);
-  $(root, '[data-bind="said"]').textContent = data.said; // one polite sentence per change
+  setAttr(slider, "aria-valuetext", `T = ${data.temperature.text}`);
+  setText($(root, '[data-bind="said"]'), data.said); // one polite sentence per change
 }
 
 /** The control a problem belongs to: the field, the group of switches, or the pad. */
@@ -72,23 +72,23 @@ function controlsFor(root, field) {
  * and a sentence says so.
  */
 export function renderErrors(root, problems) {
-  for (const selector of Object.values(MESSAGES)) $(root, selector).textContent = "";
-  for (const element of root.querySelectorAll("[aria-invalid]")) element.removeAttribute("aria-invalid");
+  for (const selector of Object.values(MESSAGES)) setText($(root, selector), "");
+  for (const element of root.querySelectorAll("[aria-invalid]")) dropAttrs(element, "aria-invalid");
   for (const element of root.querySelectorAll(".invalid")) element.classList.remove("invalid");
   for (const { field, message } of problems) {
-    $(root, MESSAGES[field] || ".state-notice").textContent = message; // no field: the notice
+    setText($(root, MESSAGES[field] || ".state-notice"), message); // no field: the notice
     for (const control of controlsFor(root, field)) {
-      control.setAttribute("aria-invalid", "true");
+      setAttr(control, "aria-invalid", "true");
       if (control.matches("fieldset, svg")) control.classList.add("invalid");
     }
   }
   const stale = problems.length > 0;
-  root.classList.toggle("is-stale", stale);
+  setClass(root, "is-stale", stale);
   $(root, '[data-bind="stale"]').hidden = !stale;
   staleWhy($(root, '[data-bind="stale"]'), problems.some((p) => p.field === "runtime") ? "runtime" : "input");
   $(root, '[data-bind="state-stale"]').hidden = !stale; // the state line at the top says it too
   $(root, ".lab-results").toggleAttribute("aria-busy", stale);
-  if (stale) $(root, '[data-bind="said"]').textContent = "";
+  if (stale) setText($(root, '[data-bind="said"]'), "");
 }
 
 /** The pad's keyboard: a small step, Shift for a big one, Page Up/Down, Home and End. */

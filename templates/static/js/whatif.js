@@ -2,7 +2,7 @@
 // Python computes both (attention.whatif, in the figure's own answer); this module turns the
 // reader's toggles into requests on the figure's store and places the texts it gets back.
 
-import { setAttr, setText } from "./dom.js";
+import { dropAttrs, setAttr, setClass, setText } from "./dom.js";
 
 const $ = (root, selector) => root.querySelector(selector);
 
@@ -39,7 +39,7 @@ function renderKeys(root, w) {
       setAttr(cell, "class", "cf failure");
       setText(cell, w.counterfactual.cell);
     } else {
-      cell.removeAttribute("rowspan");
+      dropAttrs(cell, "rowspan");
       setAttr(cell, "class", k.counterfactual ? "num cf" : "cf"); // a blank cell is no number
       setText(cell, k.counterfactual ? k.counterfactual.text : "");
     }
@@ -55,7 +55,7 @@ export function render(root, w, focused) {
   for (const box of root.querySelectorAll('input[name="without"]')) {
     if (box !== focused) box.checked = w.without.includes(box.value);
   }
-  $(root, ".whatif-table").classList.toggle("no-cf", w.without.length === 0);
+  setClass($(root, ".whatif-table"), "no-cf", w.without.length === 0);
   setText($(root, '[data-whatif="title"]'), w.title);
   renderKeys(root, w);
   setText($(root, '[data-whatif="real-top"]'), topText(w.real));
@@ -87,7 +87,7 @@ export function mount(root, store) {
 
   toggles.addEventListener("change", () => {
     keep(store, ticked(root)); // every later request of the figure keeps them
-    status.textContent = "Computing…";
+    setText(status, "Computing…");
     // a change: right after "Use sentence" it is made on the new sentence, not the one on screen
     store.change(() => ({ figure, ...state }), { without: store.extras.without });
   });
@@ -106,8 +106,8 @@ export function mount(root, store) {
     drawn = s.answer;
     if (!s.answer.ok) { // the rows below belong to the last state Python computed
       root.classList.add("stale");
-      status.textContent = "These rows are for the last state that could be computed; " + (s.answer.unavailable
-        ? "Python is not available here to check and compute this one." : "fix the input above.");
+      setText(status, "These rows are for the last state that could be computed; " + (s.answer.unavailable
+        ? "Python is not available here to check and compute this one." : "fix the input above."));
       return;
     }
     const w = s.answer.data.whatif;
@@ -116,7 +116,7 @@ export function mount(root, store) {
     state = w.state;
     keep(store, w.without);
     root.classList.remove("stale");
-    status.textContent = "";
+    setText(status, "");
     render(root, w, document.activeElement);
     // (the bench drawing shows it too, drawn with the rest of the drawing by bench.js)
   });
