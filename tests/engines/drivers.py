@@ -88,15 +88,21 @@ class Engine:
                          selector)
 
     def click(self, selector: str) -> None:
-        """Scroll the element into view, then click its middle as a reader would (once it is
-        on screen: the site's header, say, slides down after a scroll up)."""
+        """Scroll the element into view, then click its middle as a reader would: once it is
+        on screen, has stopped moving (a scroll, or the site's header sliding down after a
+        scroll up, may still be under way) and is what the pointer would hit there."""
         box = self.wait_for("""(s) => { const e = document.querySelector(s);
             if (!e) return null;
             const r = e.getBoundingClientRect();
             const [x, y] = [r.x + r.width / 2, r.y + r.height / 2];
-            if (r.width > 0 && r.height > 0 && x >= 0 && y >= 0 && x < innerWidth && y < innerHeight) return {x, y};
+            const last = window.__clickAim; window.__clickAim = [s, x, y];
+            if (r.width > 0 && r.height > 0 && x >= 0 && y >= 0 && x < innerWidth && y < innerHeight) {
+              const still = last && last[0] === s && last[1] === x && last[2] === y;
+              const hit = document.elementFromPoint(x, y);
+              return still && hit && (hit === e || e.contains(hit)) ? {x, y} : null;
+            }
             e.scrollIntoView({block: 'center', inline: 'center'});
-            return null; }""", selector, what=f"{selector} to be on screen")
+            return null; }""", selector, what=f"{selector} to be on screen and still")
         self.click_at(box["x"], box["y"])
 
     def type_into(self, selector: str, text: str, enter: bool = False) -> None:
