@@ -2,9 +2,10 @@
 
 A figure (FIG-001 … FIG-008) is drawn in its chapter from its data builder and can be
 embedded on its own page, embed/<id>/ with the figure's own id (embed/fig-005/); the names
-its embed had before (embed/bench-table/) stay as aliases that send a reader on. A live figure shows one of three states a reader
-changes: FIG-002's query, the lab, the bench. The bridge computes a state from a request,
-reads it from a page's URL and writes it back, and lists the requests one click away.
+its embed had before (embed/bench-table/) stay as aliases that send a reader on. A live
+figure shows one of three states a reader changes: FIG-002's query, the lab, the bench. The
+bridge computes a state from a request, reads it from a page's URL and writes it back, and
+lists the requests one click away.
 Everything that lists figures or states is derived from here (the bridge's requests, the
 URL state, the neighbours, the downloads, and, in sitebuild, the answers tables, the
 figures' data, the embeds), so adding a figure is one record, its data builder, its
@@ -25,8 +26,7 @@ from . import bench, builders, export as exports, figures, neighbours as near, t
 from .numbers import spelled
 
 __all__ = ["ALIASES", "EXPORTS", "FIGURES", "STATES", "Figure", "State", "embed", "export",
-           "from_url",
-           "neighbours", "to_url"]
+           "from_url", "neighbours", "to_url"]
 
 
 @dataclass(frozen=True)
@@ -112,6 +112,7 @@ FIGURES: tuple[Figure, ...] = (
 )
 
 EXPORTS = {f.embed: f.export for f in FIGURES if f.export}  # a download's name: its table
+ALIASES = {alias: f.embed for f in FIGURES for alias in f.aliases}  # an old embed id: its figure's
 
 
 def embed(embed_id: str) -> Figure | None:
@@ -121,10 +122,8 @@ def embed(embed_id: str) -> Figure | None:
     >>> embed("fig-005").number, embed("bench-table").number, embed("no-such-figure")
     ('FIG-005', 'FIG-005', None)
     """
-    return next((f for f in FIGURES if embed_id == f.embed or embed_id in f.aliases), None)
-
-
-ALIASES = {alias: f.embed for f in FIGURES for alias in f.aliases}  # an old embed id: its figure's
+    embed_id = ALIASES.get(embed_id, embed_id)
+    return next((f for f in FIGURES if f.embed == embed_id), None)
 
 
 def from_url(name: str, params: dict) -> tuple[dict, list[str]]:

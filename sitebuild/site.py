@@ -173,7 +173,8 @@ def _moved_pages(embed: embeds.Embed, env, inputs: Inputs) -> dict[str, str]:
     to embed/<id>/ with the address's state, so no course page's iframe breaks."""
     moved = env.get_template("moved.html")
     return {f"embed/{alias}/index.html": moved.render(
-        embed=embed, root="../../", build=offline.BUILD_PLACEHOLDER, csp=csp(not inputs.runtime_files),
+        embed=embed, root=Page(f"embed/{alias}", embed.title, "", None).root,
+        build=offline.BUILD_PLACEHOLDER, csp=csp(not inputs.runtime_files),
         asset=lambda name: f"static/{name}") for alias in embed.aliases}
 
 
