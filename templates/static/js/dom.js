@@ -50,6 +50,7 @@ export function setAttr(element, name, value) {
 
 /** Turn a class on or off only when that changes (a class change can restyle a whole figure). */
 export function setClass(element, name, on) {
+  on = Boolean(on); // toggle(name, undefined) would flip the class instead of taking it off
   if (element.classList.contains(name) !== on) element.classList.toggle(name, on);
 }
 
