@@ -217,7 +217,7 @@ _VERB = (
 # FEATURES; the page renders W_Q and W_K with subscripts.
 _SPECS = (
     ("previous-token", _PREV,
-     "Every word looks at the word just before it.",
+     "Each word looks mostly at the word just before it.",
      "Channels 0 and 1 compare the fast position waves (the sin2 and cos2 features). W_K copies "
      "a key's sin2 and cos2 into channels 0 and 1, times 10. W_Q fills the same channels from "
      "the query's sin2 and cos2 with −0.12, −0.69, 0.69 and −0.12: 0.7 times the query's wave "
@@ -229,7 +229,7 @@ _SPECS = (
      "at every step, and every query asks for it with 2 (from its bias feature). The query "
      "itself, one step more recent, keeps a visible share."),
     ("sink", _SINK,
-     "Every word looks at the first word of the sentence.",
+     "Each word looks mostly at the first word of the sentence.",
      "One channel. W_K turns a key's slow position wave into 20 sin1 − 30 cos1: a recency "
      "count that is −30 at the first word and rises at every step, to about +30 at word 40.\n\n"
      "Every query asks channel 0 with −4 (from its bias feature), so the earlier a word, the "
@@ -237,8 +237,9 @@ _SPECS = (
      "The second word trails it by 4 × 1.04 = 4.1 (1.5 after the division by √8), so it keeps "
      "a share of about 0.2."),
     ("coreference", _COREF,
-     "A pronoun looks at the nearest earlier noun that agrees with it (she, he, they: a "
-     "person; it: a thing), or at itself if there is none; other words look at the first word.",
+     "A pronoun looks mostly at the nearest earlier noun that agrees with it (she, he, they: a "
+     "person; it: a thing), or at itself if there is none; other words look mostly at the "
+     "first word.",
      "Channel 0 checks for a person. Keys hold 10 × person; she, he and they ask with "
      "32 − 16 = +16 (person and pron features) and it asks with −16. A noun of the wrong kind "
      "ends 160 below one of the right kind.\n\n"
@@ -253,8 +254,8 @@ _SPECS = (
      "−250, which sends those words firmly to the first word and outweighs what they get on "
      "channels 0 and 1."),
     ("verb-lookup", _VERB,
-     "A noun looks at the nearest earlier verb, or at itself if there is none; other words "
-     "look at the first word.",
+     "A noun looks mostly at the nearest earlier verb, or at itself if there is none; other "
+     "words look mostly at the first word.",
      "Channel 0 finds verbs. Keys hold 10 × verb, and a noun asks with 7.7 + 5 sin1 − 7.5 cos1 "
      "of its own position. Times 10 that is 2.5 × (the noun's recency + 30) + 2: all the "
      "recency that the words after an earlier verb can have over the first word, plus 2. So "

@@ -1,8 +1,10 @@
 """FIG-004's drawing: where every part of the bench sits, in SVG units, for one query.
 
 The drawing reads in the order of the formula: (1) the carriage holds q; (2) one dial per key
-reads the raw q·k, *before* the plate, the needle upright for the best match among the open
-keys and leaning left by how far below it a key reads; (3) the plate divides by √d_k and T;
+shows the raw q·k as a number, and its needle shows where that score ends up once (3) the plate
+has divided it by √d_k and T: upright for the best match among the open keys, leaning left by
+how far below it the key's softmax input z lies, flat at ``DIAL_SPAN`` or more below (such a key
+gets less than e^-DIAL_SPAN of the best key's flow, so a key with a real share never lies flat);
 (4) the sealed reservoir; (5) the stopcocks share it by e^z; (6) the tray stacks the weights.
 Dials and stopcocks wrap into rows of ``COLUMNS`` so that 40 words stay readable; every
 position, angle, colour index, pattern index and text is computed here.
@@ -19,7 +21,9 @@ __all__ = ["COLUMNS", "DIAL_SPAN", "LABEL_MIN", "PALETTE", "PATTERNS", "TRAY_HEI
            "Layout", "dial_angle", "drawing", "handle", "layout", "look", "plain", "stack_strata"]
 
 WIDTH = 800  # the drawing's width in SVG units; everything scales with the page
-DIAL_SPAN = 20  # a needle lies flat for a raw q·k this far or more below the best open key
+DIAL_SPAN = 6  # a needle lies flat for a softmax input z (after the plate) this far or more
+# below the best open key's: e^-6 < 0.0025 of the best key's flow. A key with a share w has
+# e^(z - z_best) >= w, so a key taking 5 % lies at most ln 20 = 3.0 below: at most half-way down.
 PALETTE = 8  # word colours cycle through this many, by position ...
 PATTERNS = 5  # ... and each lap of the palette gets its own texture: 40 words, 40 looks
 COLUMNS = 8  # dials and stopcocks per row; more words wrap into further rows
@@ -89,7 +93,8 @@ def _carriage_x(x: float) -> float:
 
 
 def dial_angle(gap: float) -> float:
-    """Return a needle's angle for a key reading `gap` below the best open key: 0 (upright)
+    """Return a needle's angle for a key whose softmax input z lies `gap` below the best open
+    key's (after the plate): 0 (upright)
     for the best, leaning left to -90 (flat) at DIAL_SPAN or more below.
 
     >>> dial_angle(0.0), dial_angle(DIAL_SPAN / 2), dial_angle(3 * DIAL_SPAN)
@@ -98,13 +103,14 @@ def dial_angle(gap: float) -> float:
     return round(-90.0 * min(gap / DIAL_SPAN, 1.0), 2) + 0.0
 
 
-def _dials(words, scores, i, allowed, causal, rows, lay) -> list[dict]:
-    """Return one dial per key: it reads the raw q·k, as the table's q·k column does."""
-    top = scores[allowed].max()
+def _dials(words, z, i, allowed, causal, rows, lay) -> list[dict]:
+    """Return one dial per key: its number is the raw q·k, as the table's q·k column; its
+    needle stands for z, the table's ÷ T column, against the best open key's."""
+    top = z[allowed].max()
     out = []
     for j, w in enumerate(words):
         state = "live" if allowed[j] else "shut" if causal[j] else "dead"
-        gap = float(top - scores[j])
+        gap = float(top - z[j])
         best = bool(allowed[j] and gap <= 0)
         why = {"live": " (the best match)" if best else "", "shut": " (stopcock shut)",
                "dead": " (comes later: masked)"}[state]
@@ -153,7 +159,7 @@ def stack_strata(words, weights, lay) -> list[dict]:
     return strata
 
 
-def drawing(words, tr, i, allowed, causal, t, rows) -> dict:
+def drawing(words, tr, i, allowed, causal, t, rows, q_text="") -> dict:
     """Return the bench drawing's geometry in SVG units (FIG-004, templates/figures)."""
     n = len(words)
     lay = layout(n)
@@ -168,12 +174,13 @@ def drawing(words, tr, i, allowed, causal, t, rows) -> dict:
         "face": f"M {-radius} 0 A {radius} {radius} 0 0 1 {radius} 0",  # open: no base line
         "tick": [0, -radius, 0, -radius + 7], "hub": 3, "label_y": [18, 34],
         "valve": {"radius": 16, "ring": 22, "pipe": [0, -26, 0, -16], "hit": [-32, -32, 64, 64]},
-        "legend": {"y": lay.plate - 44, "text": f"q·k before the plate: the needle stands upright "
-                   f"for the best open key and lies flat {DIAL_SPAN} or more below it"},
+        "legend": {"y": lay.plate - 44, "text": f"Number: q·k. Needle: the score after the plate, "
+                   f"upright for the best, flat {DIAL_SPAN} or more below it"},
         "stratum": {"x": 340, "width": 120, "label_x": 472},
         "carriage": {"x": _carriage_x(lay.xs[i]), "y": 40, "word": words[i],
+                     "label": f"The carriage: the query “{words[i]}”, q = {q_text}",
                      "cells": [-56 + 14 * c for c in range(bench.D_K)]},
-        "dials": _dials(words, tr.scores[i], i, allowed, causal, rows, lay),
+        "dials": _dials(words, tr.tempered[i], i, allowed, causal, rows, lay),
         "plate": f"÷ √{bench.D_K}" + ("" if t == lab.NEUTRAL_T else f" ÷ T ({typed(t)})"),
         "plate_box": {"y": lay.plate, "text_y": lay.plate + 19},
         "tank": {"y": lay.tank, "fluid_y": lay.tank + 6, "text_y": lay.tank + 34},

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import bench, lab, whatif, whatif_panel
+from . import bench, bench_walk, lab, whatif, whatif_panel
 from .bench_drawing import WIDTH, layout, look, plain
 from .bench_drawing import drawing as _drawing
 from .bench_input import (BenchInputError, check_head, parse_position, parse_shut, parse_sentence,
@@ -64,12 +64,12 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
         raise BenchInputError("shut", f"Every key “{words[i]}” may use is shut: nothing to "
                                       "pour. Open a stopcock.")
     Q = head_state.Q  # (n, d_k)
-    rows, drawing, summary = _query_parts(tuple(words), head, t, tuple(closed), i)
+    rows, drawing, summary, said = _query_parts(tuple(words), head, t, tuple(closed), i)
     out = {
         "state": {"sentence": " ".join(words), "head": head, "query": i,
                   "temperature": typed(t), "shut": [j for j in range(n) if closed[j]]},
         "sentence": {"words": words, "text": " ".join(words), "note": reading_note(sentence, words)},
-        "head": {"name": head, "behaviour": bench.HEADS[head].behaviour},
+        "head": {"name": head, "behaviour": bench.HEADS[head].behaviour, "here": said["here"]},
         "query": {"index": i, "word": words[i], "vector": shown(Q[i]),
                   "strip": _strips(Q[i], np.ones((1, len(Q[i]))))[0]},
         "temperature": {"value": t, "text": typed(t)}, "slider": lab.slider_position(t),
@@ -80,6 +80,10 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
         "empty": head_state.empty,
         "drawing": drawing,
         "summary": summary,
+        "announce": f"{head} head, T = {typed(t)}: {summary}",
+        "output": said["output"],
+        "walk": said["walk"],
+        "heads_here": _heads_here(tuple(words), t, tuple(closed), i),
     }
     try:  # the what-if panel: the same row with steps removed (attention.whatif)
         removed = whatif.steps(without)
@@ -97,13 +101,30 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
 
 @functools.lru_cache(maxsize=64)
 def _query_parts(words: tuple, head: str, t: float, closed: tuple, i: int) -> tuple:
-    """Return one query's table rows, drawing and summary; a reader clicking back and forth
-    between rows gets them again at once. Callers must not change what it returns."""
+    """Return one query's table rows, drawing, summary and words (the head's shares here, the
+    output vector, the walk); a reader clicking back and forth between rows gets them again at
+    once. Callers must not change what it returns."""
     hs = _head_state(words, head, t, closed)
     words = list(words)
     rows = _rows(words, hs.trace, hs.Q[i], hs.K, i, hs.allowed[i], hs.causal[i], list(closed))
-    drawing = _drawing(words, hs.trace, i, hs.allowed[i], hs.causal[i], t, rows)
-    return rows, drawing, _summary(words, hs.trace.weights[i], i)
+    q_text = shown(hs.Q[i])["text"]
+    drawing = _drawing(words, hs.trace, i, hs.allowed[i], hs.causal[i], t, rows, q_text)
+    o = hs.trace.output[i]  # (11,): o = Σ a_j v_j, each value a word's own features
+    said = {"here": bench_walk.head_here(words, hs.trace.weights[i], i, hs.allowed[i]),
+            "output": bench_walk.output(o),
+            "walk": bench_walk.walk(words, head, typed(t), i, rows, q_text, o,
+                                    closed)}
+    return rows, drawing, _summary(words, hs.trace.weights[i], i), said
+
+
+def _heads_here(words: tuple, t: float, closed: tuple, i: int) -> list[dict]:
+    """Say, for every head, where the current query's unit goes on this sentence (FIG-007)."""
+    out = []
+    for name in bench.HEADS:
+        hs = _head_state(words, name, t, closed)
+        out.append({"name": name, "here": bench_walk.head_here(
+            list(words), hs.trace.weights[i], i, hs.allowed[i])})
+    return out
 
 
 class _HeadState(NamedTuple):

@@ -48,25 +48,24 @@ def _wrap(text: str, width: int = NOTE_CHARS) -> list[str]:
     return best
 
 
-def _ghosts(keys: list[dict], dials: list[dict], t: float, needle: float) -> list[dict]:
+def _ghosts(keys: list[dict], dials: list[dict], needle: float) -> list[dict]:
     """One ghost needle per key the counterfactual lets through, on the real dial's scale.
 
-    A real needle leans by its raw q·k below the best open key, flat at DIAL_SPAN: that is a
-    softmax input DIAL_SPAN / √d_k / T below the best. A ghost leans by its counterfactual
-    softmax input below the best key it may use, on that same scale (so without ÷√d_k it
-    leans √d_k times as far); one at or past flat is ``off`` the scale, and its tip is drawn
-    past the dial's rim. With the same input it stands exactly where the real needle does.
+    A real needle leans by its softmax input z below the best open key's, flat at DIAL_SPAN. A
+    ghost leans by its counterfactual softmax input below the best key it may use, on that
+    same scale (so without ÷√d_k it leans √d_k times as far); one at or past flat is ``off``
+    the scale, and its tip is drawn past the dial's rim. With the same input it stands
+    exactly where the real needle does.
     """
     z = [k["z"]["value"] for k in keys]
     top = max(z[k["index"]] for k in keys if k["open"])
-    flat = DIAL_SPAN / math.sqrt(bench.D_K) / t  # a softmax-input gap: the needle lies flat
     out = []
     for k in keys:
         if k["open"]:
             j, gap = k["index"], top - z[k["index"]]
-            off = bool(gap >= flat)
+            off = bool(gap >= DIAL_SPAN)
             out.append({"index": j, "x": dials[j]["x"], "y": dials[j]["y"],
-                        "angle": plain(dial_angle(gap / flat * DIAL_SPAN)), "off": off,
+                        "angle": plain(dial_angle(gap)), "off": off,
                         "end": plain(-(needle + GHOST_PAST) if off else -needle)})
     return out
 
@@ -81,11 +80,13 @@ def _whatif_note(w: dict, ghosts: list[dict], dials: list[dict],
     no gap between the scores), so the note names only the sample, and says why."""
     title = w["title"][:1].lower() + w["title"][1:]
     needles_move = bool({"scale", "mask"} & set(w["without"]))
-    shown = "Dashed needles and the left sample" if needles_move else "The left sample"
-    said = f"{shown}: {title}."
-    sentences = [said] if len(said) <= NOTE_CHARS else [f"{shown}:", f"{title}."]
+    sentences = [f"Dashed: this row {title}."]
+    if needles_move:
+        sentences.append("Dashed needles: its scores.")
+    sentences.append("Dashed tray on the left: its weights.")
     if opened:
-        sentences.append(f"{opened} later stopcock{'s open' if opened > 1 else ' opens'}.")
+        sentences.append(f"Dashed handles: {opened} later stopcock{'s' if opened > 1 else ''} "
+                         f"open{'' if opened > 1 else 's'}.")
     cf = w["counterfactual"]
     if not cf["failure"]:  # (with no weights, what the needles do matters less)
         sentences.append(_needles_said(needles_move, ghosts, dials))
@@ -96,14 +97,15 @@ def _whatif_note(w: dict, ghosts: list[dict], dials: list[dict],
 
 
 def _needles_said(needles_move: bool, ghosts: list[dict], dials: list[dict]) -> str:
-    """What the dashed needles do: nothing (the max-shift alone), or how many leave the scale."""
+    """What the dashed needles do: nothing (the max-shift alone), or how many lie flat (their
+    key would get almost nothing) where no real needle lies flat (a later word's dial has none)."""
     if not needles_move:
-        return "The needles do not move: the max-shift changes no gap between the scores."
-    left = sum(g["off"] and dials[g["index"]]["state"] == "live" and not dials[g["index"]]["pinned"]
-               for g in ghosts)  # on the real dial's scale, off it without the steps
-    return ("No needle falls off the dial's scale." if not left else
-            "1 needle that was on the dial's scale falls off it." if left == 1 else
-            f"{left} needles that were on the dial's scale fall off it.")
+        return "The needles stay put: the max-shift lowers every score alike."
+    left = sum(g["off"] and not dials[g["index"]]["pinned"]
+               for g in ghosts)  # flat without the steps, and not a real needle lying flat
+    return ("No dashed needle lies flat." if not left else
+            "1 dashed needle lies flat: that key would get almost nothing." if left == 1 else
+            f"{left} dashed needles lie flat: those keys would get almost nothing.")
 
 
 def whatif_drawing(w: dict, drawing: dict, lay: Layout, t: float) -> dict:
@@ -121,7 +123,7 @@ def whatif_drawing(w: dict, drawing: dict, lay: Layout, t: float) -> dict:
     softmax fails).
     """
     keys = w["keys"]
-    ghosts = _ghosts(keys, drawing["dials"], t, drawing["needle"])
+    ghosts = _ghosts(keys, drawing["dials"], drawing["needle"])
     valves = [{"index": v["index"], "x": v["x"], "y": v["y"], "handle": handle(True)}
               for v, k in zip(drawing["valves"], keys) if k["open"] and not v["open"]]
     failure = w["counterfactual"]["failure"]

@@ -7,10 +7,12 @@ computes. The same builders run at build time and in the browser.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import bench, bench_drawing, bench_view, lab, quiz, toy, trained_view
-from .numbers import exact, shown
+from .numbers import exact, fixed, shown
 
 __all__ = ["bench_context", "bench_figure", "fig_001", "fig_002", "fig_003", "toy_context",
            "trained_figure", "worked_dot", "worked_product"]
@@ -114,7 +116,8 @@ def bench_figure(**state) -> dict:
     view = trained_view.with_pick(bench_view.view, state)
     return {**view, "heads": bench_view.heads(), "limits": lab.limits(),
             "max_words": bench.MAX_WORDS, "lexicon_size": len(bench.LEXICON),
-            "d_k": bench.D_K, "dial_span": bench_drawing.DIAL_SPAN, "neutral_t": exact(lab.NEUTRAL_T),
+            "d_k": bench.D_K, "dial_span": bench_drawing.DIAL_SPAN,
+            "dial_floor": fixed(math.exp(-bench_drawing.DIAL_SPAN), 4), "neutral_t": exact(lab.NEUTRAL_T),
             "palette": bench_drawing.PALETTE, "lexicon": bench_view.lexicon(),
             "quiz": quiz.view(**{k: v for k, v in state.items() if k != "slider"}),
             # a what-if drawing with every part (a later stopcock opens), for the templates

@@ -225,7 +225,7 @@ def view(query=("1", "1"), mask=None, temperature="1", move=None, pad=None, slid
     Schema: ``{"said": str, "allowed_text": str, "query": shown, "fields": [str, str], "mask": [bool],
     "temperature": shown, "slider": int,
     "d_k", "rows": [{"token", "index", "allowed", "key", "score", "scaled",
-    "tempered", "shifted", "exp", "weight", "value"}], "output": shown,
+    "tempered", "shifted", "exp", "weight", "value", "product"}], "output": shown,
     "trace": {stage: nested lists}, "plot": {...}, "pad": {...},
     "whatif": see attention.whatif_panel.lab_entry}``; ``without`` removes steps
     ("scale", "shift") for the what-if comparison.
@@ -262,6 +262,7 @@ def view(query=("1", "1"), mask=None, temperature="1", move=None, pad=None, slid
             "shifted": shown(tr.shifted[0, j]) if on else {"value": None, "text": "−∞"},
             "exp": shown(tr.exp[0, j]),
             "weight": shown(tr.weights[0, j]),
+            "product": shown(tr.weights[0, j] * r["V"][j]),  # a_j v_j: its part of the mix
         })
     out = {
         "said": said(shown(q)["text"], rows, shown(tr.output[0])["text"]),
@@ -358,6 +359,16 @@ def _plot(V: np.ndarray, allowed: list[bool], output: np.ndarray) -> dict:
         "output": {"x": float(output[0]), "y": float(output[1]),
                    "text": f"[{fixed(output[0])}, {fixed(output[1])}]",
                    "label": _output_label(output, V, toy.TOKENS)},
+        "axes": _axes(low, high),
         "summary": f"Output [{fixed(output[0])}, {fixed(output[1])}] lies inside the hull of "
                    "the allowed values.",
     }
+
+
+def _axes(low, high, reach: float = 0.35) -> dict:
+    """The plot's axes through 0, the first and the second value coordinate, with a tick at
+    every whole number: ``{"x": [x0, x1], "y": [y0, y1], "ticks": [{"x", "y", "text", "axis"}]}``."""
+    lo, hi = np.minimum(low, 0) - reach, np.maximum(high, 0) + reach  # (2,) each
+    ticks = [{"x": float(k) if a == 0 else 0.0, "y": 0.0 if a == 0 else float(k), "text": f"{k:g}",
+              "axis": a} for a in (0, 1) for k in range(math.ceil(lo[a]), math.floor(hi[a]) + 1) if k]
+    return {"x": [float(lo[0]), float(hi[0])], "y": [float(lo[1]), float(hi[1])], "ticks": ticks}

@@ -78,12 +78,13 @@ def test_dials_read_the_raw_score_and_the_winner_stands_upright(sentence, head):
     tr = bench.trace(words, head)
     for i in range(1, len(words)):
         dials = bench_view.view(sentence, head, query=i)["drawing"]["dials"]
-        scores = tr.scores[i, : i + 1]  # the keys word i may use (none shut)
+        scores = tr.scores[i, : i + 1] / math.sqrt(8)  # z at T = 1: the keys word i may use
         best = int(np.argmax(scores))
         assert dials[best]["angle"] == 0 and dials[best]["best"]
         for j, dial in enumerate(dials[: i + 1]):
             gap = scores[best] - scores[j]
-            # upright for the best, flat at DIAL_SPAN below: the raw q·k, as caption 2 says
+            # the number is the raw q·k; the needle is upright for the best, flat at DIAL_SPAN
+            # below, after the plate (z), as caption 2 says
             assert dial["angle"] == pytest.approx(-90 * min(gap / bench_drawing.DIAL_SPAN, 1), abs=0.01)
             assert dial["reading"] == f"{tr.scores[i, j]:.3f}".replace("-", "−")
             if j != best and gap > 1e-9:
@@ -91,9 +92,15 @@ def test_dials_read_the_raw_score_and_the_winner_stands_upright(sentence, head):
         assert all(dial["state"] == "dead" for dial in dials[i + 1:])
 
 
-def test_temperature_and_the_plate_do_not_move_the_dials():
+def test_the_needles_are_read_after_the_plate_so_temperature_moves_them():
+    """A needle stands for z = q·k ÷ √8 ÷ T against the best: halving T doubles every gap."""
     angles = lambda **kw: [d["angle"] for d in bench_view.view(**kw)["drawing"]["dials"]]  # noqa: E731
-    assert angles(temperature="0.5") == angles() == angles(temperature="2")
+    z = bench.trace(list(bench.DEFAULT_SENTENCE), "coreference").tempered[6, :7]
+    for t in (0.5, 1, 2):
+        gaps = (z.max() - z) / t
+        assert angles(temperature=str(t))[:7] == pytest.approx(
+            [-90 * min(g / bench_drawing.DIAL_SPAN, 1) for g in gaps], abs=0.01)
+    assert angles(temperature="0.5") != angles(temperature="2")
 
 
 def test_each_dial_shows_the_tables_q_dot_k():
@@ -234,12 +241,13 @@ def test_without_scaling_ghost_needles_lean_root_eight_times_as_far(head, query,
     w = v["drawing"]["whatif"]
     assert [g["index"] for g in w["ghosts"]] == open_keys  # one ghost per open key, no more
     for g in w["ghosts"]:
-        gap = best - S[g["index"]]  # raw q·k below the best; the real needle lies flat at 20
-        real = -90 * min(gap / 20, 1)
-        ghost = -90 * min(gap * math.sqrt(8) / 20, 1)  # its softmax input is √8 times as far
+        gap = (best - S[g["index"]]) / math.sqrt(8)  # z below the best; flat at DIAL_SPAN
+        span = bench_drawing.DIAL_SPAN
+        real = -90 * min(gap / span, 1)
+        ghost = -90 * min(gap * math.sqrt(8) / span, 1)  # its softmax input is √8 times as far
         assert v["drawing"]["dials"][g["index"]]["angle"] == pytest.approx(real, abs=0.01)
         assert g["angle"] == pytest.approx(ghost, abs=0.01)
-        assert g["off"] == (gap * math.sqrt(8) >= 20)
+        assert g["off"] == (gap * math.sqrt(8) >= span)
         dial = v["drawing"]["dials"][g["index"]]
         assert (g["x"], g["y"]) == (dial["x"], dial["y"])  # on its own dial
         # an upright needle's tip: at the needle's length, past the rim when off the scale
@@ -249,13 +257,15 @@ def test_without_scaling_ghost_needles_lean_root_eight_times_as_far(head, query,
 def test_ghosts_that_fall_off_the_scale_are_counted_in_the_note():
     # previous-token, query "before" (5): q·k of its keys, by hand, below the best ("bridge")
     S = _raw_scores("previous-token")[5]
-    gaps = [max(S[:6]) - s for s in S[:6]]
-    newly = sum(g < 20 and g * math.sqrt(8) >= 20 for g in gaps)  # on the real scale, off it now
-    assert newly == 4
+    gaps = [(max(S[:6]) - s) / math.sqrt(8) for s in S[:6]]  # z below the best
+    span = bench_drawing.DIAL_SPAN
+    newly = sum(g < span and g * math.sqrt(8) >= span for g in gaps)  # on the scale, flat now
+    assert newly == 3
     w = bench_view.view(head="previous-token", query=5, without=["scale"])["drawing"]["whatif"]
     note = [line["text"] for line in w["note"]]
-    assert note == ["Dashed needles and the left sample:", "without ÷√8.",  # a sentence a line
-                    "4 needles that were on the", "dial's scale fall off it."]
+    assert note == ["Dashed: this row without ÷√8.",  # a sentence a line, in plain words
+                    "Dashed needles: its scores.", "Dashed tray on the left: its weights.",
+                    "3 dashed needles lie flat: those", "keys would get almost nothing."]
 
 
 def test_without_the_max_shift_the_ghosts_stand_on_the_real_needles():
@@ -318,12 +328,13 @@ def test_no_stream_crosses_the_counterfactual_sample(sentence, head):
 
 
 @pytest.mark.parametrize("without", [["scale"], ["mask"], ["scale", "mask", "shift"]])
-def test_the_note_keeps_the_left_sample_on_one_line(without):
-    """“the left / sample” broke a phrase in two."""
+def test_the_note_keeps_the_left_tray_on_one_line(without):
+    """“the left / sample” broke a phrase in two; the note now says what each dashed part is."""
     for t in ("1", "0.05"):
         w = bench_view.view(temperature=t, without=without)["drawing"]["whatif"]
         lines = [line["text"] for line in w["note"]]
-        assert lines[0] == "Dashed needles and the left sample:", lines
+        assert lines[0].startswith("Dashed: this row without")
+        assert {"Dashed needles: its scores.", "Dashed tray on the left: its weights."} <= set(lines)
 
 
 @pytest.mark.parametrize("t", ["1", "0.05"])
@@ -332,13 +343,13 @@ def test_without_the_max_shift_alone_the_note_names_no_dashed_needle(t):
     reader at needles they cannot tell apart, and, when the sample is empty, at nothing."""
     w = bench_view.view(temperature=t, without=["shift"])["drawing"]["whatif"]
     said = [line["text"] for line in w["note"] if not line["failure"]]
-    assert said[0] == "The left sample: without the max-shift."
-    assert not any("Dashed" in line for line in said)
+    assert said[:2] == ["Dashed: this row without the max-shift.",
+                        "Dashed tray on the left: its weights."]
+    assert not any("needles:" in line for line in said)
     if w["failure"]:  # T = 0.05: eᶻ overflows, and the note says that instead
-        assert said == ["The left sample: without the max-shift."]
+        assert len(said) == 2
     else:
-        assert " ".join(said[1:]) == ("The needles do not move: the max-shift changes no gap "
-                                      "between the scores.")
+        assert " ".join(said[2:]) == "The needles stay put: the max-shift lowers every score alike."
 def test_without_the_mask_later_stopcocks_get_open_handles():
     v = bench_view.view(head="sink", query=0, without=["mask"])
     w = v["drawing"]["whatif"]
@@ -349,7 +360,11 @@ def test_without_the_mask_later_stopcocks_get_open_handles():
         assert x1 == x2 and y1 < y2  # along the pipe: open, as a real open stopcock is drawn
         valve = v["drawing"]["valves"][x["index"]]
         assert (x["x"], x["y"]) == (valve["x"], valve["y"]) and not valve["open"]
-    assert "7 later stopcocks open." in " ".join(line["text"] for line in w["note"])
+    note = " ".join(line["text"] for line in w["note"])
+    assert "Dashed handles: 7 later stopcocks open." in note
+    # every later word's dashed needle lies flat (the first word keeps nearly all), and says so
+    flat = sum(g["off"] for g in w["ghosts"] if not v["drawing"]["dials"][g["index"]]["pinned"])
+    assert f"{flat} dashed needles lie flat" in note and flat >= 1
 
 
 def test_an_overflowing_naive_softmax_draws_no_weights_and_says_so():

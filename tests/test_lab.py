@@ -165,3 +165,25 @@ def test_the_outputs_o_keeps_clear_of_every_value_dot(query, mask):
 
 def test_the_outputs_o_stays_in_its_usual_place_when_nothing_is_near():
     assert lab.view()["plot"]["output"]["label"] == {"x": -0.11, "y": 0.2, "anchor": "end"}
+
+
+def test_the_mix_step_is_shown_in_numbers():
+    """Each key's part of the output, a_j v_j, and their sum, o (issue 22)."""
+    v = lab.view(["2", "-1"], temperature="0.5")
+    V = toy.roles()["V"]
+    total = np.zeros(2)
+    for row in v["rows"]:
+        part = row["weight"]["value"] * V[row["index"]]
+        assert row["product"]["value"] == pytest.approx(part.tolist())
+        total += part
+    assert total.tolist() == pytest.approx(v["output"]["value"])
+
+
+def test_the_value_plot_has_axes_through_zero_with_whole_ticks():
+    axes = lab.view()["plot"]["axes"]
+    V = toy.roles()["V"]
+    assert axes["x"][0] < min(0, V[:, 0].min()) and axes["x"][1] > V[:, 0].max()
+    assert axes["y"][0] < min(0, V[:, 1].min()) and axes["y"][1] > V[:, 1].max()
+    whole = {(a, str(k)) for a in (0, 1) for k in range(int(np.floor(V[:, a].min())),
+                                                       int(np.ceil(V[:, a].max())) + 1) if k}
+    assert {(t["axis"], t["text"]) for t in axes["ticks"]} == whole

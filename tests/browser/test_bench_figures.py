@@ -11,7 +11,7 @@ from urllib.parse import quote
 import numpy as np
 import pytest
 
-from attention import bench, bench_view
+from attention import bench, bench_drawing, bench_view
 from tests.browser.conftest import settle, watch
 
 READY = '#fig-004 .runtime-status[data-state="ready"]'
@@ -100,19 +100,23 @@ def test_dials_read_the_raw_dot_product_the_table_shows(live):
     for j, (dial, cell) in enumerate(zip(dials, table)):
         assert dial["reading"] == cell == f"{scores[j]:.3f}".replace("-", "−")
         assert cell in dial["label"] and words[j] in dial["label"]
-    # The plate comes after the dials: T changes the table's ÷ T column, never a needle.
-    before = [d["angle"] for d in dials]
+    # A needle stands for the score after the plate (z = q·k ÷ √8 ÷ T, the ÷ T column) against
+    # the best: T moves the needles, never the numbers under them.
     live.fill("#bench-t", "2")
     live.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"plate\"]').textContent.includes('2')")
-    assert [d["angle"] for d in needles(live)] == before
+    z = bench.trace(words, "coreference", 2.0).tempered[4, :5]
+    after = needles(live)
+    assert [d["angle"] for d in after[:5]] == pytest.approx(
+        [-90 * min((z.max() - x) / bench_drawing.DIAL_SPAN, 1) for x in z], abs=0.01)
+    assert [d["reading"] for d in after] == [d["reading"] for d in dials]
     # Drawing order, captions and the table's columns agree: dials, then plate, then stopcocks.
     ys = live.evaluate("""() => ['.dials', '.plate', '.valves', '.tray'].map(s =>
         document.querySelector('#fig-004 ' + s).getBoundingClientRect().top)""")
     assert ys == sorted(ys)
     heads = live.eval_on_selector_all("#fig-005 thead th", "ths => ths.map(th => th.textContent)")
-    assert heads[3:7] == ["q·k", "÷ √8", "÷ T", "ez"]
+    assert heads[3:7] == ["q·k", "÷ √8", "÷ T", "ez − max"]  # says what the column is
     caption = live.inner_text("#fig-004 .bench-captions li:nth-child(2)")
-    assert "before any division" in caption and "q·k" in caption
+    assert "after the plate" in caption and "q·k" in caption
 
 
 # --- C5: the lexicon --------------------------------------------------------------------
@@ -386,10 +390,12 @@ def test_a_screen_reader_hears_the_new_row_and_reads_each_dial_and_stopcock(live
     live.click('#fig-005 tr[data-index="4"] button')
     expected = bench_view.view(query=4)
     live.wait_for_function(f"""() => document.querySelector('#fig-004 [data-bind="announce"]').textContent
-        === {expected['summary']!r}""")
-    spoken = spoken_soon(live, expected["summary"])
+        === {expected['announce']!r}""")
+    spoken = spoken_soon(live, expected["announce"])
+    # the announcement names the head and T, then the row (the drawing's summary)
+    assert expected["announce"] == "coreference head, T = 1: " + expected["summary"]
     assert expected["summary"].startswith("query bridge: ")
-    assert expected["summary"] in spoken
+    assert expected["announce"] in spoken
     # A reader exploring the dials is at the drawing: off screen it is not rendered
     # (content-visibility), and Chromium's tree then leaves its parts out.
     live.locator("#fig-004 .bench-drawing").scroll_into_view_if_needed()
@@ -425,7 +431,7 @@ def test_a_query_chosen_in_the_matrix_is_heard_while_the_drawing_is_far_off_scre
     cell.scroll_into_view_if_needed()
     cell.focus()
     live.keyboard.press("Enter")
-    expected = bench_view.view(query=4)["summary"]
+    expected = bench_view.view(query=4)["announce"]
     live.wait_for_function(f"""() => document.querySelector('#fig-004 [data-bind="announce"]').textContent
         === {expected!r}""")
     assert live.evaluate("document.querySelector('#fig-004').getBoundingClientRect().bottom") < -1000
@@ -572,8 +578,8 @@ AFTER_SUBMIT = {  # the click, and the state it must make of the new sentence
 def test_a_click_right_after_use_sentence_is_made_on_the_new_sentence(live, action):
     sentence = "the farmer saw the doctor and he left"
     script, change = AFTER_SUBMIT[action]
-    expected = bench_view.view(sentence=sentence, **change)["summary"]
-    assert expected != bench_view.view(**change)["summary"]  # the old sentence would read otherwise
+    expected = bench_view.view(sentence=sentence, **change)["announce"]
+    assert expected != bench_view.view(**change)["announce"]  # the old sentence would read otherwise
     live.fill("#bench-sentence", sentence)
     # In one task, so no answer can arrive between them.
     live.evaluate(f"() => {{ document.querySelector('#fig-004 .bench-controls').requestSubmit(); {script}; }}")

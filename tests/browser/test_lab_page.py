@@ -184,3 +184,26 @@ def test_the_pad_moves_in_big_steps_too(lab_page, keys, expected):
         page.wait_for_function("(b) => document.querySelector('#lab-q1').value + ',' + "
                                "document.querySelector('#lab-q2').value !== b", arg=before, timeout=60000)
     assert [page.input_value("#lab-q1"), page.input_value("#lab-q2")] == expected
+
+
+def mix_shown(page) -> list[list[str]]:
+    return page.eval_on_selector_all("#fig-003 .lab-mix tbody tr, #fig-003 .lab-mix tfoot tr",
+                                      "trs => trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent))")
+
+
+def test_the_mix_step_is_shown_in_numbers_and_reset_brings_the_lab_back(lab_page):
+    """o = Σ a_j v_j for the query on screen, each part Python's; Reset: the lab as it opened."""
+    first = lab.view()
+    lab_page.fill("#lab-q1", "-2")
+    changed = lab.view(["-2", "1"])
+    want = [[r["weight"]["text"], r["value"]["text"], r["product"]["text"]] for r in changed["rows"]]
+    lab_page.wait_for_function("""(want) => JSON.stringify([...document.querySelectorAll(
+        '#fig-003 .lab-mix tbody tr')].map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent)))
+        === JSON.stringify(want)""", arg=want)
+    assert mix_shown(lab_page)[-1] == [changed["output"]["text"]]  # their sum: the output
+    lab_page.click("#fig-003 .lab-reset")
+    lab_page.wait_for_function("(want) => document.querySelector('#fig-003 [data-bind=\"mix-output\"]')"
+                               ".textContent === want", arg=first["output"]["text"])
+    assert lab_page.input_value("#lab-q1") == first["fields"][0]
+    assert mix_shown(lab_page)[:-1] == [[r["weight"]["text"], r["value"]["text"], r["product"]["text"]]
+                                        for r in first["rows"]]

@@ -312,7 +312,8 @@ def test_a_removed_scale_draws_a_ghost_needle_on_each_open_key(page):
     assert shown["trays"] == 1 and len(shown["strata"]) == 8
     k = [x["counterfactual"]["text"] for x in core["whatif"]["keys"]]
     assert "engineer " + k[1] in shown["labels"]  # the sample's thickest stratum, named
-    assert " ".join(shown["note"]).startswith("Dashed needles and the left sample: without ÷√8.")
+    assert " ".join(shown["note"]).startswith("Dashed: this row without ÷√8. Dashed needles: its "
+                                              "scores. Dashed tray on the left: its weights.")
     assert shown["viewBox"] == core["drawing"]["viewbox"] != "0 0 800 600"
     no_nan_anywhere(page.page)
     # the step back: the layer empties and the drawing has its own height again
@@ -419,7 +420,7 @@ def test_the_svg_download_carries_the_ghosts(page, tmp_path):
     assert len(dashed) == len(core["drawing"]["whatif"]["ghosts"])  # every ghost needle, dashed
     assert root.get("viewBox") == core["drawing"]["viewbox"]
     words = " ".join(t.text or "" for t in root.iter(f"{ns}text"))
-    assert "Dashed needles and the left sample" in words
+    assert "Dashed needles: its scores." in words
     # what the page hides is not in the file either: the real tray's thin strata have no label
     assert "engineer 0.835" in words and "fixed 0.000" not in words
     assert root.find(f".//{ns}pattern") is not None  # the textures' patterns stay

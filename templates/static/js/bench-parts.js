@@ -48,6 +48,7 @@ export function markValve(g, { label, state, open, can_turn: canTurn }) {
 export function fillStratum(g, s) {
   setAttr(g, "class", `stratum c${s.colour} p${s.pattern}`);
   setAttr(g, "data-index", s.index);
+  setAttr(g, "aria-label", s.text);
   for (const rect of g.children) {
     setAttr(rect, "y", s.y);
     setAttr(rect, "height", s.height);

@@ -21,9 +21,11 @@ export function renderDrawing(root, data) {
   setText(bound(drawing, "summary"), data.summary);
   [...bound(drawing, "callouts").children].forEach((g, k) => setAttr(g, "transform", `translate(20 ${d.callouts[k].y})`));
   setAttr(bound(drawing, "carriage"), "transform", `translate(${d.carriage.x} ${d.carriage.y})`);
+  setAttr(bound(drawing, "carriage"), "aria-label", d.carriage.label);
   setText(bound(drawing, "carriage-word"), d.carriage.word);
   const strip = data.query.strip;
-  drawing.querySelectorAll(".carriage .cell").forEach((cell, c) => {
+  root.querySelectorAll(".carriage .cell, .carriage-strip .cell").forEach((cell) => {
+    const c = [...cell.parentElement.children].filter((e) => e.matches(".cell")).indexOf(cell);
     setAttr(cell, "class", `cell ${strip.signs[c]} l${strip.levels[c]}`);
   });
   syncList(bound(drawing, "dials"), d.dials, () => part(root, "dial"), fillDial);
@@ -45,6 +47,18 @@ export function renderDrawing(root, data) {
   syncList(bound(drawing, "strata"), d.strata, () => part(root, "stratum"), fillStratum);
   syncList(bound(drawing, "strata-labels"), d.strata, () => part(root, "stratum-label"), fillStratumLabel);
   renderWhatifDrawing(root, d); // its what-if layer: this is the drawing's one writer
+  renderWalk(root, data);
+}
+
+/** The six steps' numbers and the tray's output vector, under the drawing (bench-walk.js
+ * steps through them). */
+function renderWalk(root, data) {
+  root.querySelectorAll("[data-walk-numbers]").forEach((el, k) => setText(el, data.walk[k].numbers));
+  root.querySelectorAll(".bench-captions > li").forEach((li, k) => {
+    setAttr(li, "data-where", data.walk[k].where);
+    setAttr(li, "data-said", data.walk[k].said);
+  });
+  root.querySelectorAll("[data-output]").forEach((el, k) => setText(el, data.output[k].text));
 }
 
 /** Fill the working table (FIG-005) for one answer. */
@@ -131,7 +145,10 @@ export function renderControls(root, data) {
   const slider = $(form, 'input[type="range"]');
   if (slider !== focused && slider.value !== String(data.slider)) slider.value = data.slider;
   setAttr(slider, "aria-valuetext", `T = ${data.temperature.text}`);
+  setText(bound(form, "t-now"), `T = ${data.temperature.text}`); // Chromium exposes no valuetext: the name says it
   setText(bound(root, "behaviour"), data.head.behaviour);
+  const here = bound(root, "head-here");
+  if (here) setText(here, data.head.here);
   for (const el of root.querySelectorAll('[data-bind="head"]')) setText(el, data.head.name);
   for (const el of root.querySelectorAll('[data-bind="query-word"]')) setText(el, data.query.word);
 }
@@ -141,13 +158,16 @@ export function renderHeads(root, data) {
     const current = card.dataset.head === data.head.name;
     setClass(card, "is-current", current);
     setAttr($(card, ".use-head"), "aria-pressed", String(current));
+    const here = data.heads_here.find((h) => h.name === card.dataset.head);
+    const slot = $(card, "[data-here]");
+    if (here && slot) setText(slot, here.here);
   }
 }
 
 /** Say the new result in one sentence, in the group's one live region. */
 export function announce(root, data) {
   const region = bound(root, "announce");
-  if (region) setText(region, data.summary);
+  if (region) setText(region, data.announce);
 }
 
 const MESSAGE_SLOTS = { sentence: "#bench-sentence-msg", temperature: "#bench-t-msg", shut: "#bench-shut-msg",

@@ -5,6 +5,7 @@ import {
   announce, fitBox, renderControls, renderDrawing, renderErrors, renderHeads, renderMatrix, renderTable,
 } from "./bench-render.js";
 import { markValve } from "./bench-parts.js";
+import { wireWalk } from "./bench-walk.js";
 import { markStale, part, setAttr, setText } from "./dom.js";
 
 /** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
@@ -57,6 +58,17 @@ function wireControls(root, store) {
     else if (input.type === "range") ask(store, { slider: input.value });
     else if (input.name === "temperature") ask(store, { temperature: input.value, slider: undefined }); // the typed T wins
   });
+  // Reset: the bench as the page first showed it (the state the build wrote into the figure)
+  const reset = $(form, ".bench-reset");
+  if (reset) {
+    const first = JSON.parse(root.dataset.state);
+    reset.addEventListener("click", () => {
+      delete sentence.dataset.typed;
+      sentence.value = first.sentence;
+      fitBox(sentence);
+      ask(store, { ...first, slider: undefined });
+    });
+  }
   for (const g of root.querySelectorAll(".valve")) { // the drawing as built: make it operable
     const name = g.getAttribute("aria-label"); // "<label>: <state>", as the build wrote it
     const cut = name.lastIndexOf(": ");
@@ -122,11 +134,20 @@ function wireMatrix(root, store) {
       ask(store, { query: Number(row.dataset.index) });
       return;
     }
-    const step = ARROWS[event.key];
-    if (!step) return;
-    event.preventDefault();
     const rows = table.tBodies[0].rows;
-    const target = rows[row.sectionRowIndex + step[0]]?.cells[td.cellIndex + step[1]];
+    const last = row.cells.length - 1;
+    // Home/End: the row's first and last cell (with Ctrl: the grid's); PageUp/PageDown: the
+    // column's first and last row, as in a data grid
+    const jump = {
+      Home: event.ctrlKey ? [0, 1] : [row.sectionRowIndex, 1],
+      End: event.ctrlKey ? [rows.length - 1, last] : [row.sectionRowIndex, last],
+      PageUp: [0, td.cellIndex], PageDown: [rows.length - 1, td.cellIndex],
+    }[event.key];
+    const step = ARROWS[event.key];
+    if (!step && !jump) return;
+    event.preventDefault();
+    const target = jump ? rows[jump[0]]?.cells[jump[1]]
+      : rows[row.sectionRowIndex + step[0]]?.cells[td.cellIndex + step[1]];
     if (target && target.matches("td[data-col]")) {
       td.tabIndex = -1;
       target.tabIndex = 0;
@@ -206,6 +227,7 @@ export function mount(root, store) {
   wireTable(root, store);
   wireMatrix(root, store);
   wireHeads(root, store);
+  const walked = wireWalk(root);
   let drawn = null; // the answer last seen
   let before = null; // the data drawn last
   let without = false; // whether FIG-006 shows the matrix without the what-if steps
@@ -237,6 +259,7 @@ export function mount(root, store) {
     renderMatrix(root, answer.data, last, (without = asked));
     renderHeads(root, answer.data);
     if (speaks) announce(root, answer.data);
+    if (walked) walked();
   });
   return letGo;
 }

@@ -37,6 +37,12 @@ export function render(root, data, focused) {
   }
   setText($(root, '[data-bind="plot-desc"]'), data.plot.summary);
   setText($(root, '[data-bind="output"]'), data.output.text);
+  for (const row of data.rows) { // the mix, o = Σ a_j v_j, in numbers
+    const tr = $(root, `tr[data-mix="${row.index}"]`);
+    setText($(tr, '[data-bind="mix-weight"]'), row.weight.text);
+    setText($(tr, '[data-bind="mix-product"]'), row.product.text);
+  }
+  setText($(root, '[data-bind="mix-output"]'), data.output.text);
   const pad = data.pad;
   setAttr($(root, '[data-bind="pad-point"]'), "cx", pad.x);
   setAttr($(root, '[data-bind="pad-point"]'), "cy", pad.y);
@@ -55,6 +61,7 @@ export function render(root, data, focused) {
   const slider = $(root, 'input[type="range"]');
   if (slider !== focused) slider.value = data.slider;
   setAttr(slider, "aria-valuetext", `T = ${data.temperature.text}`);
+  setText($(root, '[data-bind="t-now"]'), `T = ${data.temperature.text}`); // Chromium exposes no valuetext: the name says it
   setText($(root, '[data-bind="said"]'), data.said); // one polite sentence per change
 }
 
@@ -114,6 +121,15 @@ export function mount(root, store) {
   controls.addEventListener("input", (event) => {
     if (event.target.type === "range") ask({ slider: event.target.value });
     else ask();
+  });
+
+  // Reset: every field back to the value the build wrote into it (the lab as first shown)
+  $(root, ".lab-reset")?.addEventListener("click", () => {
+    for (const input of controls.querySelectorAll("input")) {
+      if (input.type === "checkbox") input.checked = input.defaultChecked;
+      else input.value = input.defaultValue;
+    }
+    ask();
   });
 
   // The pad: the browser maps the pointer into the plane's own coordinates; Python does the rest.

@@ -1,0 +1,100 @@
+"""The bench in words: the current head's pattern with this sentence's shares, the output
+vector the tray stands for, and the six steps of the guided walk, each with its numbers.
+
+Every number here is a text of the working table's (``bench_view._rows``) or of the trace's,
+so what the walk says is what the table shows. The page only places these strings.
+
+``walk(...)`` returns six steps ``{"n", "part", "title", "term", "numbers", "where", "said"}``:
+``part`` names the station of the drawing the step lights ("carriage", "dials", "plate",
+"reservoir", "valves", "tray"), ``term`` the formula's term for it, ``numbers`` the live numbers of
+the reader's sentence, query, head and T, and ``said`` the sentence announced for the step
+(with the head and T).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import bench
+from .numbers import fixed
+
+__all__ = ["SHOWN", "STEPS", "head_here", "output", "walk"]
+
+STEPS = 6
+SHOWN = 3  # the walk names this many keys, heaviest first, then says how many more
+
+
+def _quoted(words, j, i) -> str:
+    return "itself" if j == i else f"“{words[j]}”"
+
+
+def head_here(words, weights, i, allowed) -> str:
+    """Say where the query's unit goes on the sentence on screen: its largest share, the next,
+    and what the rest of the open words get.
+
+    >>> head_here(["the", "car", "and", "it"], np.array([0.1, 0.2, 0.0, 0.7]), 3,
+    ...           np.array([True, True, False, True]))
+    'On this sentence the query “it” gives 0.700 to itself, 0.200 to “car” and 0.100 to the other 1.'
+    """
+    order = [j for j in np.argsort(-weights, kind="stable") if allowed[j]]
+    top = order[0]
+    parts = [f"{fixed(weights[top])} to {_quoted(words, top, i)}"]
+    rest = order[1:]
+    if rest:
+        parts.append(f"{fixed(weights[rest[0]])} to {_quoted(words, rest[0], i)}")
+    if len(rest) > 1:
+        others = float(sum(weights[j] for j in rest[1:]))
+        parts.append(f"{fixed(others)} to the other {len(rest) - 1}")
+    said = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+    return f"On this sentence the query “{words[i]}” gives {said}."
+
+
+def output(o) -> list[dict]:
+    """Return the output vector o = Σ aⱼvⱼ as one entry per feature: every value vⱼ is word
+    j's own features (W_V is the identity), so each entry is the share of the unit that came
+    from words with that feature (the positional ones: their waves, weighted)."""
+    return [{"feature": f, "text": fixed(x)} for f, x in zip(bench.FEATURES, o)]
+
+
+def _heaviest(words, rows, key, i) -> str:
+    """The SHOWN heaviest open keys with their `key` column's text, then how many more."""
+    live = [r for r in rows if r["allowed"]]
+    live.sort(key=lambda r: -r["weight"]["value"])
+    named = ", ".join(f"{r['word']}{' (the query)' if r['index'] == i else ''} {r[key]['text']}"
+                      for r in live[:SHOWN])
+    more = len(live) - SHOWN
+    return named + ("" if more <= 0 else f", and {more} more")
+
+
+def walk(words, head, t_text, i, rows, query_vector, o, closed) -> list[dict]:
+    """Return the guided walk's six steps for query i (see the module docstring)."""
+    n_open = sum(r["allowed"] for r in rows)
+    future = sum(r["future"] for r in rows)
+    shut = sum(bool(c) for c in closed)
+    top = max((r for r in rows if r["allowed"]), key=lambda r: r["tempered"]["value"])
+    t_part = "" if t_text == "1" else f" ÷ {t_text}"
+    kept = f"{future} later word{'s' if future != 1 else ''} masked" + (
+        f", {shut} shut by you" if shut else "")
+    total = fixed(sum(r["exp"]["value"] for r in rows if r["allowed"]))
+    o_text = ", ".join(f"{e['feature']} {e['text']}" for e in output(o))
+    steps = [
+        ("carriage", "The carriage holds the query", "q",
+         f"q of “{words[i]}” = {query_vector}"),
+        ("dials", "Each dial compares it with one key", "q·kⱼ",
+         f"q·k, largest shares first: {_heaviest(words, rows, 'dot', i)}"),
+        ("plate", "The plate divides every score", f"zⱼ = q·kⱼ ÷ √{bench.D_K} ÷ T",
+         f"÷ √{bench.D_K}{t_part}: {_heaviest(words, rows, 'tempered', i)}; "
+         f"the largest z is {top['word']}'s {top['tempered']['text']}"),
+        ("reservoir", "The sealed reservoir holds one unit", "Σ aⱼ = 1",
+         f"1 unit for {n_open} open key{'s' if n_open != 1 else ''} ({kept})"),
+        ("valves", "The stopcocks share it by eᶻ", "e^(zⱼ − max z) ÷ Σ",
+         f"e^(z − {top['tempered']['text']}): {_heaviest(words, rows, 'exp', i)}; "
+         f"their sum {total}; each weight is its eᶻ ÷ {total}"),
+        ("tray", "The tray holds the weights and the output", "aⱼ and o = Σ aⱼvⱼ",
+         f"weights: {_heaviest(words, rows, 'weight', i)}"),
+    ]
+    return [{"n": k, "part": part, "title": title, "term": term, "numbers": numbers,
+             "where": f"Step {k} of {STEPS}",
+             "said": f"Step {k} of {STEPS}, {head} head, T = {t_text}. {title}, {term}: "
+                     f"{numbers}" + (f"; output o: {o_text}." if part == "tray" else ".")}
+            for k, (part, title, term, numbers) in enumerate(steps, start=1)]

@@ -1,0 +1,72 @@
+// The guided walk through the bench (FIG-004): the six captions, shown one at a time, each
+// lighting its part of the drawing. Without JavaScript they are a numbered list with the
+// build's numbers; bench-render.js keeps every step's numbers current, and this module only
+// chooses which step is shown, lights it and announces it (the step's words are Python's).
+
+import { dropAttrs, setAttr, setClass, setHidden, setText } from "./dom.js";
+
+const $ = (root, selector) => root.querySelector(selector);
+
+/** Wire the walk's buttons; returns what to call when a new answer is drawn. */
+export function wireWalk(root) {
+  const box = $(root, ".bench-walk");
+  const controls = box && $(box, ".walk-controls");
+  if (!controls) return null;
+  setHidden(controls, false);
+  setClass(root, "walk-ready", true); // each step's numbers show in the walk (and in the table)
+  const steps = [...box.querySelectorAll(".bench-captions > li")];
+  const start = $(controls, ".walk-start");
+  const steer = $(controls, ".walk-steer");
+  const drawing = $(root, ".bench-drawing");
+  let at = -1; // the step shown, or -1: every step, no walk
+
+  const show = (k, speak = true) => {
+    at = k;
+    const walking = k >= 0;
+    setClass(root, "walking", walking);
+    setHidden(steer, !walking);
+    setAttr(start, "aria-pressed", String(walking));
+    setText(start, walking ? "Show every step" : "Walk me through the steps");
+    steps.forEach((li, n) => setClass(li, "is-current", n === k));
+    if (!walking) {
+      dropAttrs(drawing, "data-lit");
+      return;
+    }
+    setAttr(drawing, "data-lit", steps[k].dataset.station);
+    const step = steps[k].dataset; // its words, as the build wrote them or bench-render.js since
+    setText($(controls, '[data-bind="walk-where"]'), step.where);
+    $(controls, ".walk-prev").disabled = k === 0;
+    $(controls, ".walk-next").disabled = k === steps.length - 1;
+    if (speak) setText($(box, '[data-bind="walk-said"]'), step.said);
+  };
+  const move = (by) => {
+    if (at < 0) return;
+    const k = Math.min(Math.max(at + by, 0), steps.length - 1);
+    if (k !== at) show(k);
+  };
+  start.addEventListener("click", () => show(at < 0 ? 0 : -1));
+  $(controls, ".walk-prev").addEventListener("click", () => move(-1));
+  $(controls, ".walk-next").addEventListener("click", () => move(1));
+  box.addEventListener("keydown", (event) => {
+    if (at < 0 || event.target.closest("input, textarea")) return;
+    const by = { ArrowRight: 1, ArrowDown: 1, PageDown: 1, ArrowLeft: -1, ArrowUp: -1, PageUp: -1 }[event.key];
+    if (event.key === "Escape") show(-1);
+    else if (event.key === "Home") show(0);
+    else if (event.key === "End") show(steps.length - 1);
+    else if (by) move(by);
+    else return;
+    event.preventDefault();
+  });
+  // A swipe across the shown step moves on or back, as the buttons do.
+  let touch = null;
+  box.addEventListener("touchstart", (event) => { touch = event.touches[0]; }, { passive: true });
+  box.addEventListener("touchend", (event) => {
+    const end = event.changedTouches[0];
+    if (!touch || at < 0) return;
+    const dx = end.clientX - touch.clientX;
+    if (Math.abs(dx) > 60 && Math.abs(dx) > 2 * Math.abs(end.clientY - touch.clientY)) move(dx < 0 ? 1 : -1);
+    touch = null;
+  }, { passive: true });
+  // A new answer (another query, head or T): the step shown says its new numbers.
+  return () => { if (at >= 0) show(at); };
+}

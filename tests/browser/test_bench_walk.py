@@ -1,0 +1,205 @@
+"""The guided walk through the bench, and the bench for keyboards and screen readers (issue 22):
+six steps by keyboard, each lighting its part and announcing the numbers the table shows; the
+tray's weights and the carriage's query in the accessibility tree; Home/End/PageUp/PageDown in
+the matrix; Reset. Expected values come from attention.bench_view, computed here."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from attention import bench_view
+from tests.browser.test_bench_figures import ax_nodes, open_page, polite_text
+
+READY = '#fig-004 .runtime-status[data-state="ready"]'
+PARTS = ["carriage", "dials", "plate", "reservoir", "valves", "tray"]
+
+
+@pytest.fixture
+def live(booted):
+    page = booted.open("bench/")
+    page.wait_for_selector(READY, timeout=60000)
+    return page
+
+
+def heard(page, text: str) -> list[str]:
+    """The polite live regions' text once it holds `text` (at most 10 s)."""
+    for _ in range(50):
+        spoken = polite_text(ax_nodes(page))
+        if text in spoken:
+            return spoken
+        page.wait_for_timeout(200)
+    return spoken
+
+
+def table(page) -> dict[str, list[str]]:
+    """FIG-005's cells by column: q·k, ÷ √8, ÷ T, e^(z − max), weight, one per word."""
+    cells = page.eval_on_selector_all("#fig-005 tbody tr", """trs => trs.map(tr =>
+        [...tr.querySelectorAll('td.num')].slice(1).map(td => td.textContent)
+          .concat([tr.querySelector('.weight .num').textContent]))""")
+    return {name: [row[k] for row in cells] for k, name in
+            enumerate(["dot", "scaled", "tempered", "exp", "weight"])}
+
+
+def test_the_walk_takes_six_steps_by_keyboard_and_says_the_tables_numbers(live):
+    live.click('#fig-005 tr[data-index="4"] button')  # query "bridge", T = 2
+    live.fill("#bench-t", "2")
+    expected = bench_view.view(query=4, temperature="2")
+    live.wait_for_function(f"""() => document.querySelector('#fig-004 [data-bind="announce"]')
+        .textContent === {expected['announce']!r}""")
+    shown = table(live)
+    rows = expected["rows"]
+    assert shown["weight"] == [r["weight"]["text"] for r in rows]  # the table is Python's
+    live.focus("#fig-004 .walk-start")
+    live.keyboard.press("Enter")
+    for k, step in enumerate(expected["walk"]):
+        if k:
+            live.keyboard.press("ArrowRight" if k % 2 else "PageDown")  # focus stays in the walk
+        spoken = heard(live, step["said"])
+        assert step["said"] in spoken, (k, spoken)
+        assert step["said"].startswith(f"Step {k + 1} of 6, coreference head, T = 2.")
+        state = live.evaluate("""() => ({
+          lit: document.querySelector('#fig-004 .bench-drawing').dataset.lit,
+          shown: [...document.querySelectorAll('#fig-004 .bench-captions > li')]
+            .filter(li => getComputedStyle(li).display !== 'none').map(li => li.value),
+          where: document.querySelector('#fig-004 [data-bind="walk-where"]').textContent })""")
+        assert state == {"lit": PARTS[k], "shown": [k + 1], "where": f"Step {k + 1} of 6"}
+        # the numbers said are the table's, cell for cell
+        column = {1: "dot", 2: "tempered", 4: "exp", 5: "weight"}.get(k)
+        if column:
+            for r in sorted((r for r in rows if r["allowed"]), key=lambda r: -r["weight"]["value"])[:3]:
+                label = f"{r['word']}{' (the query)' if r['is_query'] else ''}"
+                assert f"{label} {shown[column][r['index']]}" in step["said"]
+    assert expected["query"]["vector"]["text"] in expected["walk"][0]["said"]
+    live.keyboard.press("ArrowLeft")
+    assert live.evaluate("document.querySelector('#fig-004 .bench-drawing').dataset.lit") == "valves"
+    live.keyboard.press("Home")
+    assert live.evaluate("document.querySelector('#fig-004 .bench-drawing').dataset.lit") == "carriage"
+    live.keyboard.press("Escape")  # every step again, nothing lit
+    assert live.evaluate("""() => !document.querySelector('#fig-004 .bench-drawing').dataset.lit &&
+        [...document.querySelectorAll('#fig-004 .bench-captions > li')]
+          .every(li => getComputedStyle(li).display !== 'none')""")
+
+
+def test_the_walk_follows_a_new_query(live):
+    live.click("#fig-004 .walk-start")
+    live.click("#fig-004 .walk-next")  # step 2: the dials
+    live.click('#fig-005 tr[data-index="2"] button')
+    expected = bench_view.view(query=2)["walk"][1]
+    live.wait_for_function(f"""() => document.querySelector(
+        '#fig-004 .bench-captions > li.is-current [data-walk-numbers]').textContent
+        === {json.dumps(expected['numbers'])}""")
+    assert expected["said"] in heard(live, expected["said"])
+
+
+def test_without_javascript_the_walk_is_a_numbered_list_with_the_builds_numbers(browser, server):
+    context, w = open_page(browser, server, js=False)
+    expected = bench_view.view()
+    items = w.page.eval_on_selector_all("#fig-004 .bench-captions > li", """lis => lis.map(li =>
+        [li.value, li.querySelector('[data-walk-numbers]').textContent, getComputedStyle(li).display])""")
+    assert [(v, text) for v, text, _ in items] == [(s["n"], s["numbers"]) for s in expected["walk"]]
+    assert all(display != "none" for _, _, display in items)
+    assert w.page.is_hidden("#fig-004 .walk-controls")
+    output = w.page.eval_on_selector_all("#fig-004 [data-output]", "es => es.map(e => e.textContent)")
+    assert output == [e["text"] for e in expected["output"]]
+    context.close()
+
+
+def test_the_accessibility_tree_names_the_carriage_and_the_trays_weights(live):
+    live.click('#fig-005 tr[data-index="5"] button')
+    expected = bench_view.view(query=5)
+    live.wait_for_function(f"""() => document.querySelector('#fig-004 [data-bind="announce"]')
+        .textContent === {expected['announce']!r}""")
+    live.locator("#fig-004 .bench-drawing").scroll_into_view_if_needed()
+    live.wait_for_timeout(300)
+    names = {(n.get("role", {}).get("value"), n.get("name", {}).get("value")) for n in ax_nodes(live)}
+    assert ("image", expected["drawing"]["carriage"]["label"]) in names
+    assert ("group", "The tray: each word's weight") in names
+    for s in expected["drawing"]["strata"]:
+        assert ("image", s["text"]) in names, s["text"]  # "bridge 0.5…": word and weight
+    assert expected["announce"].startswith("coreference head, T = 1: ")
+    assert expected["announce"] in heard(live, expected["announce"])
+
+
+def test_the_matrix_takes_home_end_page_up_and_page_down(live):
+    live.locator('#fig-006 tbody tr[data-index="3"] td[data-col="1"]').focus()
+    n = len(bench_view.view()["sentence"]["words"])
+
+    def at():
+        return live.evaluate("""() => { const td = document.activeElement;
+            return [td.parentElement.sectionRowIndex, Number(td.dataset.col)]; }""")
+    live.keyboard.press("End")
+    assert at() == [3, n - 1]
+    live.keyboard.press("Home")
+    assert at() == [3, 0]
+    live.keyboard.press("PageDown")
+    assert at() == [n - 1, 0]
+    live.keyboard.press("PageUp")
+    assert at() == [0, 0]
+    live.keyboard.press("Control+End")
+    assert at() == [n - 1, n - 1]
+    live.keyboard.press("Control+Home")
+    assert at() == [0, 0]
+    readout = live.text_content('#fig-006 [data-bind="readout"]')
+    assert readout.startswith("query the → key the: ")
+
+
+def test_reset_brings_the_bench_back_to_how_it_opened(live):
+    first = bench_view.view()
+    live.check('#fig-004 input[name="head"][value="sink"]')
+    live.fill("#bench-t", "5")
+    live.click('#fig-005 tr[data-index="3"] button')
+    changed = bench_view.view(head="sink", temperature="5", query=3)
+    live.wait_for_function(f"""() => document.querySelector('#fig-004 [data-bind="announce"]')
+        .textContent === {changed['announce']!r}""")
+    live.click("#fig-004 .bench-reset")
+    live.wait_for_function(f"""() => document.querySelector('#fig-004 [data-bind="announce"]')
+        .textContent === {first['announce']!r}""")
+    assert table(live)["weight"] == [r["weight"]["text"] for r in first["rows"]]
+    assert live.input_value("#bench-t") == first["temperature"]["text"]
+    assert live.is_checked('#fig-004 input[name="head"][value="coreference"]')
+    assert live.text_content('#fig-004 [data-bind="head-here"]') == first["head"]["here"]
+
+
+def test_both_temperature_sliders_say_t_to_a_screen_reader(booted):
+    """Chromium's tree gives a range input's value (the slider's 0 to 1000 position) as its
+    valuetext, whatever aria-valuetext says; the slider's name carries T instead."""
+    for path, slider, field, figure in [("bench/", "#bench-t-range", "#bench-t", "#fig-004"),
+                                        ("lab/", "#lab-t-range", "#lab-t", "#fig-003")]:
+        page = booted.open(path)
+        page.wait_for_selector(f"{figure} {READY[9:]}", timeout=60000)
+        page.fill(field, "2")
+        page.wait_for_function(f"() => document.querySelector('{slider}').getAttribute('aria-valuetext') === 'T = 2'")
+        for _ in range(25):
+            names = [n.get("name", {}).get("value", "") for n in ax_nodes(page)
+                     if n.get("role", {}).get("value") == "slider"]
+            if any("T = 2" in name for name in names):
+                break
+            page.wait_for_timeout(200)
+        assert any(name.startswith("Temperature") and name.endswith("now T = 2") for name in names), names
+
+
+def test_on_a_phone_the_walk_moves_by_tap_and_by_swipe(browser, server):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True,
+                                  is_mobile=True, device_scale_factor=2)
+    page = context.new_page()
+    page.goto(server + "bench/")
+    lit = "() => document.querySelector('#fig-004 .bench-drawing').dataset.lit"
+    page.tap("#fig-004 .walk-start")
+    assert page.evaluate(lit) == PARTS[0]
+    page.tap("#fig-004 .walk-next")
+    assert page.evaluate(lit) == PARTS[1]
+    # a swipe to the left across the shown step: on to the next one
+    box = page.locator("#fig-004 .bench-captions > li.is-current").bounding_box()
+    y = box["y"] + box["height"] / 2
+    page.evaluate("""([x0, x1, y]) => {
+      const li = document.querySelector('#fig-004 .bench-captions > li.is-current');
+      const touch = (x) => new Touch({identifier: 1, target: li, clientX: x, clientY: y});
+      li.dispatchEvent(new TouchEvent('touchstart', {bubbles: true, touches: [touch(x0)], changedTouches: [touch(x0)]}));
+      li.dispatchEvent(new TouchEvent('touchend', {bubbles: true, touches: [], changedTouches: [touch(x1)]}));
+    }""", [300, 80, y])
+    assert page.evaluate(lit) == PARTS[2]
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360  # no sideways scroll with the walk open
+    context.close()
