@@ -135,7 +135,7 @@ def first_frames(page) -> dict:
     ("embed/fig-002/?query=grid", '#fig-002 [data-bind="query"]', "grid"),
     ("mixture/?query=load#fig-002", '#fig-002 [data-bind="query"]', "load"),
     ("bench/?query=3", '#fig-004 [data-bind="carriage-word"]', bench_view.view(query=3)["query"]["word"]),
-    ("embed/fig-004/?head=sink", '#fig-004 [data-bind="head"]', "sink"),
+    ("embed/fig-004/?head=sink", '#fig-004 .bench-head-line [data-bind="head"]', "sink"),
 ])
 def test_a_link_to_a_precomputed_state_is_drawn_in_the_figures_first_frame(phone, link, shown, expected):
     """A shared link (or an embed's address) to a state in the tables: the figure is drawn from

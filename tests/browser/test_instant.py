@@ -104,7 +104,7 @@ def test_every_control_one_step_away_is_answered_without_python(fresh):
     page.evaluate(CLICK_THEN_FRAME, ['#fig-005 tr[data-index="6"] button', [word]])
     for head in bench.HEADS:
         shown = page.evaluate(CLICK_THEN_FRAME, [f'input[name="head"][value="{head}"]',
-                                                 ['#fig-004 [data-bind="head"]']])
+                                                 ['#fig-004 .bench-head-line [data-bind="head"]']])
         assert shown == [[head]]
     page.evaluate(CLICK_THEN_FRAME, ['input[name="head"][value="coreference"]', [word]])
     for j in range(7):

@@ -59,10 +59,13 @@ def test_numbers_under_the_sticky_weight_column_leave_no_cut_glyph_at_its_edge(b
 # still drawn in a column cut by the sticky weight column ("38.0" of 38.084).
 AT_REST = within(10, """async () => {
   const wrap = document.querySelector('#fig-005 .table-wrap');
-  for (let last = -1, still = 0; still < 6; ) {  // six frames without a move: at rest
-    await new Promise((r) => requestAnimationFrame(r));
-    if (wrap.scrollLeft === last) still += 1; else { still = 0; last = wrap.scrollLeft; }
-  }
+  // At rest: no scroll for 300 ms. (Six still frames were not: a wheel's scroll stops at 144,
+  // snaps to 143 some 120 ms later, and the page's scrollend comes some 100 ms after that.)
+  let moved = performance.now();
+  const onScroll = () => { moved = performance.now(); };
+  wrap.addEventListener('scroll', onScroll, { passive: true });
+  while (performance.now() - moved < 300) await new Promise((r) => requestAnimationFrame(r));
+  wrap.removeEventListener('scroll', onScroll);
   const word = wrap.querySelector('thead .sticky-start').getBoundingClientRect().right;
   const heads = [...wrap.querySelectorAll('thead th:not(.sticky-start):not(:last-child)')];
   const cut = heads.map((th) => th.getBoundingClientRect())
