@@ -98,14 +98,30 @@ def _whatif_note(w: dict, ghosts: list[dict], dials: list[dict],
 
 def _needles_said(needles_move: bool, ghosts: list[dict], dials: list[dict]) -> str:
     """What the dashed needles do: nothing (the max-shift alone), or how many lie flat (their
-    key would get almost nothing) where no real needle lies flat (a later word's dial has none)."""
+    key would get almost nothing), and of those how many lie flat where the real needle does
+    not: every flat dashed needle is counted, as the reader sees them all.
+
+    >>> _needles_said(True, [{"index": 0, "off": True}, {"index": 1, "off": True}],
+    ...               [{"pinned": True}, {"pinned": False}])
+    '2 dashed needles lie flat, 1 where the real one does not: those keys would get almost nothing.'
+    >>> _needles_said(True, [{"index": 0, "off": True}], [{"pinned": True}])
+    '1 dashed needle lies flat, as the real one does: that key gets almost nothing either way.'
+    """
     if not needles_move:
         return "The needles stay put: the max-shift lowers every score alike."
-    left = sum(g["off"] and not dials[g["index"]]["pinned"]
-               for g in ghosts)  # flat without the steps, and not a real needle lying flat
-    return ("No dashed needle lies flat." if not left else
-            "1 dashed needle lies flat: that key would get almost nothing." if left == 1 else
-            f"{left} dashed needles lie flat: those keys would get almost nothing.")
+    flat = sum(g["off"] for g in ghosts)
+    newly = sum(g["off"] and not dials[g["index"]]["pinned"] for g in ghosts)
+    if not flat:
+        return "No dashed needle lies flat."
+    one = flat == 1
+    said = f"{flat} dashed needle{'' if one else 's'} lie{'s' if one else ''} flat"
+    if newly == flat:
+        return f"{said}: {'that key' if one else 'those keys'} would get almost nothing."
+    if not newly:
+        return (f"{said}, as the real one{'' if one else 's'} do{'es' if one else ''}: "
+                f"{'that key gets' if one else 'those keys get'} almost nothing either way.")
+    return (f"{said}, {newly} where the real one does not: "
+            f"those keys would get almost nothing.")
 
 
 def whatif_drawing(w: dict, drawing: dict, lay: Layout, t: float) -> dict:

@@ -260,12 +260,28 @@ def test_ghosts_that_fall_off_the_scale_are_counted_in_the_note():
     gaps = [(max(S[:6]) - s) / math.sqrt(8) for s in S[:6]]  # z below the best
     span = bench_drawing.DIAL_SPAN
     newly = sum(g < span and g * math.sqrt(8) >= span for g in gaps)  # on the scale, flat now
-    assert newly == 3
+    flat = sum(g * math.sqrt(8) >= span for g in gaps)  # every dashed needle drawn flat
+    assert (newly, flat) == (3, 4)
     w = bench_view.view(head="previous-token", query=5, without=["scale"])["drawing"]["whatif"]
     note = [line["text"] for line in w["note"]]
     assert note == ["Dashed: this row without ÷√8.",  # a sentence a line, in plain words
                     "Dashed needles: its scores.", "Dashed tray on the left: its weights.",
-                    "3 dashed needles lie flat: those", "keys would get almost nothing."]
+                    "4 dashed needles lie flat, 3 where", "the real one does not: those keys",
+                    "would get almost nothing."]
+
+
+def test_the_note_counts_every_dashed_needle_drawn_flat():
+    """A reader saw "No dashed needle lies flat." beside five flat dashed needles: those whose
+    real needle lay flat too were not counted. (Coreference, "she", without ÷√8.)"""
+    S = _raw_scores("coreference")[6]
+    gaps = [(max(S[:7]) - s) / math.sqrt(8) for s in S[:7]]  # z below the best, by hand
+    span = bench_drawing.DIAL_SPAN
+    flat = sum(g * math.sqrt(8) >= span for g in gaps)
+    assert flat == 5 and all(g >= span for g in gaps if g * math.sqrt(8) >= span)
+    note = " ".join(line["text"] for line in bench_view.view(
+        head="coreference", query=6, without=["scale"])["drawing"]["whatif"]["note"])
+    assert "No dashed needle" not in note
+    assert "5 dashed needles lie flat, as the real ones do: those keys get almost nothing either way." in note
 
 
 def test_without_the_max_shift_the_ghosts_stand_on_the_real_needles():
@@ -363,7 +379,7 @@ def test_without_the_mask_later_stopcocks_get_open_handles():
     note = " ".join(line["text"] for line in w["note"])
     assert "Dashed handles: 7 later stopcocks open." in note
     # every later word's dashed needle lies flat (the first word keeps nearly all), and says so
-    flat = sum(g["off"] for g in w["ghosts"] if not v["drawing"]["dials"][g["index"]]["pinned"])
+    flat = sum(g["off"] for g in w["ghosts"])
     assert f"{flat} dashed needles lie flat" in note and flat >= 1
 
 
