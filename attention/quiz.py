@@ -74,8 +74,11 @@ def _shut_top(d: dict) -> dict | None:
     if new is None:
         return None  # nothing would be left to pour
     answer = int(new.argmax())
-    others = [j for j in np.argsort(-weights, kind="stable") if j != top and weights[j] > 0
-              or j == answer][:3]
+    left = [j for j in np.argsort(-weights, kind="stable")  # the keys still open, heaviest first
+            if j != top and d["rows"][j]["allowed"]]
+    if len(left) < 2:
+        return None  # one key left takes the whole unit: nothing to predict
+    others = [j for j in left[:3] if j != answer][:2]
     return {"id": "shut-top",
             "prompt": f"Shut the stopcock of “{_label(words, top)}”: where does "
                       f"“{_label(words, i)}” look now?",

@@ -52,6 +52,24 @@ def test_shutting_the_top_key_sends_the_query_to_the_runner_up(state):
     assert q["answer"] in [c["id"] for c in q["choices"]] and len(q["choices"]) >= 2
 
 
+@pytest.mark.parametrize("head", list(bench.HEADS))
+@pytest.mark.parametrize("temperature", ["0.1", "1", "10"])
+def test_every_question_offers_a_choice(head, temperature):
+    """A reader met "where does “engineer” look now?" with one button: with "the" shut only
+    "engineer" itself is left. Every question has two or more choices, the answer among them;
+    when shutting the top key leaves one open key (counted here from the causal mask), there is
+    no such question."""
+    words = list(bench.DEFAULT_SENTENCE)
+    for i in range(len(words)):
+        qs = questions(head=head, query=i, temperature=temperature)
+        for q in qs.values():
+            ids = [c["id"] for c in q["choices"]]
+            assert len(ids) >= 2 and len(set(ids)) == len(ids) and q["answer"] in ids, (i, q)
+        left = i  # the keys 0..i the mask opens, less the top one
+        if left < 2:
+            assert "shut-top" not in qs, i
+
+
 def test_a_colder_bench_gives_the_top_key_more():
     words = list(bench.DEFAULT_SENTENCE)
     warm = weights_by_hand(bench_scores(words, "coreference", 1.0)[6], range(7))
