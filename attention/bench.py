@@ -161,6 +161,7 @@ class Head:
     W_V: np.ndarray
     behaviour: str
     why: str
+    gloss: str  # a few words beside its name where a reader picks a head
 
     def __post_init__(self):
         for value in (self.W_Q, self.W_K, self.W_V):
@@ -268,8 +269,12 @@ _SPECS = (
      "word: the sin1 and cos1 part of channel 0 gives them at most 75 either way."),
 )
 
+# What each head's name means, in a few words, where a reader picks one.
+_GLOSSES = {"previous-token": "the word before", "sink": "the first word",
+            "coreference": "a pronoun finds its noun", "verb-lookup": "a noun finds its verb"}
+
 HEADS = MappingProxyType({
-    name: Head(name, _table(q), _table(k), _values(), behaviour, why)
+    name: Head(name, _table(q), _table(k), _values(), behaviour, why, _GLOSSES[name])
     for name, (q, k), behaviour, why in _SPECS
 })
 

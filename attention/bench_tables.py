@@ -17,7 +17,7 @@ def _table(W: np.ndarray, channels: list[int]) -> list[dict]:
 
 
 def heads() -> list[dict]:
-    """Return every head's behaviour, explanation and W_Q, W_K tables (they never change).
+    """Return every head's gloss, behaviour, explanation and W_Q, W_K tables (they never change).
 
     Channels that are zero in both matrices are left out of the tables.
 
@@ -27,7 +27,7 @@ def heads() -> list[dict]:
     out = []
     for name, h in bench.HEADS.items():
         used = [c for c in range(h.W_Q.shape[1]) if h.W_Q[:, c].any() or h.W_K[:, c].any()]
-        out.append({"name": name, "behaviour": h.behaviour, "why": h.why, "channels": used,
+        out.append({"name": name, "gloss": h.gloss, "behaviour": h.behaviour, "why": h.why, "channels": used,
                     "features": list(bench.FEATURES), "d_k": h.W_Q.shape[1],
                     "unused": h.W_Q.shape[1] - len(used),
                     "W_Q": _table(h.W_Q, used), "W_K": _table(h.W_K, used)})

@@ -34,7 +34,9 @@ def head_here(words, weights, i, allowed) -> str:
 
     >>> head_here(["the", "car", "and", "it"], np.array([0.1, 0.2, 0.0, 0.7]), 3,
     ...           np.array([True, True, False, True]))
-    'On this sentence the query “it” gives 0.700 to itself, 0.200 to “car” and 0.100 to the other 1.'
+    'On this sentence the query “it” gives 0.700 to itself, 0.200 to “car” and 0.100 to the other word it can see.'
+    >>> head_here(["a", "b", "c", "d"], np.array([0.1, 0.1, 0.2, 0.6]), 3, np.array([True] * 4))
+    'On this sentence the query “d” gives 0.600 to itself, 0.200 to “c” and 0.200 to the other 2 words it can see.'
     """
     order = [j for j in np.argsort(-weights, kind="stable") if allowed[j]]
     top = order[0]
@@ -44,7 +46,9 @@ def head_here(words, weights, i, allowed) -> str:
         parts.append(f"{fixed(weights[rest[0]])} to {_quoted(words, rest[0], i)}")
     if len(rest) > 1:
         others = float(sum(weights[j] for j in rest[1:]))
-        parts.append(f"{fixed(others)} to the other {len(rest) - 1}")
+        more = len(rest) - 1  # the open words not named: earlier ones, or itself (never later)
+        parts.append(f"{fixed(others)} to the other {'word' if more == 1 else f'{more} words'} "
+                     "it can see")
     said = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
     return f"On this sentence the query “{words[i]}” gives {said}."
 
@@ -71,7 +75,9 @@ def walk(words, head, t_text, i, rows, query_vector, o, closed) -> list[dict]:
     n_open = sum(r["allowed"] for r in rows)
     future = sum(r["future"] for r in rows)
     shut = sum(bool(c) for c in closed)
-    top = max((r for r in rows if r["allowed"]), key=lambda r: r["tempered"]["value"])
+    live = [r for r in rows if r["allowed"]]
+    top = max(live, key=lambda r: r["tempered"]["value"])
+    low, high = (f(live, key=lambda r: r["dot"]["value"]) for f in (min, max))
     t_part = "" if t_text == "1" else f" ÷ {t_text}"
     kept = f"{future} later word{'s' if future != 1 else ''} masked" + (
         f", {shut} shut by you" if shut else "")
@@ -81,7 +87,9 @@ def walk(words, head, t_text, i, rows, query_vector, o, closed) -> list[dict]:
         ("carriage", "The carriage holds the query", "q",
          f"q of “{words[i]}” = {query_vector}"),
         ("dials", "Each dial compares it with one key", "q·kⱼ",
-         f"q·k, largest shares first: {_heaviest(words, rows, 'dot', i)}"),
+         f"q·k from {low['dot']['text']} to {high['dot']['text']} over the {n_open} open "
+         f"key{'s' if n_open != 1 else ''}; for the keys that end with the largest shares: "
+         f"{_heaviest(words, rows, 'dot', i)}"),
         ("plate", "The plate divides every score", f"zⱼ = q·kⱼ ÷ √{bench.D_K} ÷ T",
          f"÷ √{bench.D_K}{t_part}: {_heaviest(words, rows, 'tempered', i)}; "
          f"the largest z is {top['word']}'s {top['tempered']['text']}"),

@@ -94,7 +94,7 @@ def test_the_examples_of_the_issue_are_said_with_their_shares():
     v = bench_view.view("the engineer left and it moved", "coreference", query=4)
     w = bench.weights(_words("the engineer left and it moved"), "coreference")[4]
     assert v["head"]["here"] == (f"On this sentence the query “it” gives {w[4]:.3f} to itself, "
-                                 f"{w[3]:.3f} to “and” and {w[:3].sum():.3f} to the other 3.")
+                                 f"{w[3]:.3f} to “and” and {w[:3].sum():.3f} to the other 3 words it can see.")
 
 
 def test_no_share_is_typed_into_the_templates():

@@ -350,3 +350,15 @@ def test_the_footer_says_what_is_true_of_each_pages_numbers(built_site, page):
         assert said in footer
     computed = "Every number on this page comes from the attention package"
     assert (computed in footer) == (said is not None and page not in ("claims/index.html", "index.html"))
+
+
+def test_each_head_is_glossed_where_a_reader_picks_it(built_site):
+    """A reader met "sink" and "verb-lookup" as bare names at the radios: each choice says in a
+    few words what its head looks for (the head's record, attention.bench.HEADS)."""
+    from attention import bench
+
+    html = read(built_site, "bench/index.html")
+    labels = re.findall(r'<label><input type="radio" name="head" value="([^"]+)"[^>]*> \1 '
+                        r'<span class="head-gloss">\(([^)]+)\)</span></label>', html)
+    assert labels == [(name, head.gloss) for name, head in bench.HEADS.items()]
+    assert all(len(head.gloss.split()) <= 5 for head in bench.HEADS.values())

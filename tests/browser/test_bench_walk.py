@@ -66,6 +66,11 @@ def test_the_walk_takes_six_steps_by_keyboard_and_says_the_tables_numbers(live):
           where: document.querySelector('#fig-004 [data-bind="walk-where"]').textContent })""")
         assert state == {"lit": PARTS[k], "shown": [k + 1], "where": f"Step {k + 1} of 6"}
         # the numbers said are the table's, cell for cell
+        if k == 1:  # the range of q·k over the open keys, as the table shows it
+            dots = {shown["dot"][r["index"]]: float(shown["dot"][r["index"]].replace("−", "-"))
+                    for r in rows if r["allowed"]}
+            low, high = min(dots, key=dots.get), max(dots, key=dots.get)
+            assert f"q·k from {low} to {high} over the {len(dots)} open keys" in step["said"]
         column = {1: "dot", 2: "tempered", 4: "exp", 5: "weight"}.get(k)
         if column:
             for r in sorted((r for r in rows if r["allowed"]), key=lambda r: -r["weight"]["value"])[:3]:
@@ -80,6 +85,35 @@ def test_the_walk_takes_six_steps_by_keyboard_and_says_the_tables_numbers(live):
     assert live.evaluate("""() => !document.querySelector('#fig-004 .bench-drawing').dataset.lit &&
         [...document.querySelectorAll('#fig-004 .bench-captions > li')]
           .every(li => getComputedStyle(li).display !== 'none')""")
+
+
+LOOK = """() => {
+  const opacity = (s) => getComputedStyle(document.querySelector(`#fig-004 .bench-drawing ${s}`)).opacity;
+  const start = document.querySelector('#fig-004 .walk-start');
+  const next = document.querySelector('#fig-004 .walk-next');
+  return { name: start.textContent, pressed: start.getAttribute('aria-pressed'),
+           startFill: getComputedStyle(start).backgroundColor,
+           nextEdge: getComputedStyle(next).borderTopColor,
+           accent: getComputedStyle(document.documentElement).getPropertyValue('--accent').trim(),
+           dials: opacity('.dials'), plate: opacity('.plate'), tank: opacity('.reservoir') };
+}"""
+
+
+def test_while_walking_next_is_the_main_action_and_the_plate_step_lights_the_needles(live):
+    """A reader took "Show every step", filled in the accent colour, for the main action; and
+    the needles show z, the plate's output, so the plate's step lights them too."""
+    live.click("#fig-004 .walk-start")
+    live.click("#fig-004 .walk-next")
+    live.click("#fig-004 .walk-next")  # step 3: the plate
+    live.wait_for_timeout(400)  # the lighting's 0.2 s fade
+    look = live.evaluate(LOOK)
+    assert look["name"] == "Show every step" and look["pressed"] is None  # a plain button, named for what it does
+    assert look["startFill"] == "rgba(0, 0, 0, 0)"  # drawn as a link, not filled
+    accent = live.evaluate(f"""() => {{ const el = document.createElement('i');
+        el.style.color = {look['accent']!r}; document.body.append(el);
+        const c = getComputedStyle(el).color; el.remove(); return c; }}""")
+    assert look["nextEdge"] == accent
+    assert (look["dials"], look["plate"]) == ("1", "1") and float(look["tank"]) < 0.5
 
 
 def test_the_walk_follows_a_new_query(live):

@@ -25,8 +25,8 @@ export function wireWalk(root) {
     const walking = k >= 0;
     setClass(root, "walking", walking);
     setHidden(steer, !walking);
-    setAttr(start, "aria-pressed", String(walking));
-    setText(start, walking ? "Show every step" : "Walk me through the steps");
+    setText(start, walking ? "Show every step" : "Walk me through the steps"); // its name says what it does: no toggle
+    setClass(start, "quiet", walking); // while walking, Next is the main action
     steps.forEach((li, n) => setClass(li, "is-current", n === k));
     if (!walking) {
       dropAttrs(drawing, "data-lit");
