@@ -79,7 +79,7 @@ def walk(words, head, t_text, i, rows, query_vector, o, closed) -> list[dict]:
     top = max(live, key=lambda r: r["tempered"]["value"])
     low, high = (f(live, key=lambda r: r["dot"]["value"]) for f in (min, max))
     t_part = "" if t_text == "1" else f" ÷ {t_text}"
-    kept = f"{future} later word{'s' if future != 1 else ''} masked" + (
+    kept = f"{future} later word{'s' if future != 1 else ''} shut by the causal mask" + (
         f", {shut} shut by you" if shut else "")
     total = fixed(sum(r["exp"]["value"] for r in rows if r["allowed"]))
     o_text = ", ".join(f"{e['feature']} {e['text']}" for e in output(o))
@@ -97,7 +97,7 @@ def walk(words, head, t_text, i, rows, query_vector, o, closed) -> list[dict]:
          f"1 unit for {n_open} open key{'s' if n_open != 1 else ''} ({kept})"),
         ("valves", "The stopcocks share it by eᶻ", "e^(zⱼ − max z) ÷ Σ",
          f"e^(z − {top['tempered']['text']}): {_heaviest(words, rows, 'exp', i)}; "
-         f"their sum {total}; each weight is its eᶻ ÷ {total}"),
+         f"their sum {total}; each weight is its e^(z − {top['tempered']['text']}) ÷ {total}"),
         ("tray", "The tray holds the weights and the output", "aⱼ and o = Σ aⱼvⱼ",
          f"weights: {_heaviest(words, rows, 'weight', i)}"),
     ]

@@ -103,9 +103,9 @@ def _needles_said(needles_move: bool, ghosts: list[dict], dials: list[dict]) -> 
 
     >>> _needles_said(True, [{"index": 0, "off": True}, {"index": 1, "off": True}],
     ...               [{"pinned": True}, {"pinned": False}])
-    '2 dashed needles lie flat, 1 where the real one does not: those keys would get almost nothing.'
+    '2 dashed needles lie flat (red tip), 1 where no real needle does: those keys would get almost nothing.'
     >>> _needles_said(True, [{"index": 0, "off": True}], [{"pinned": True}])
-    '1 dashed needle lies flat, as the real one does: that key gets almost nothing either way.'
+    '1 dashed needle lies flat (red tip), as the real one does: that key gets almost nothing either way.'
     """
     if not needles_move:
         return "The needles stay put: the max-shift lowers every score alike."
@@ -114,13 +114,13 @@ def _needles_said(needles_move: bool, ghosts: list[dict], dials: list[dict]) -> 
     if not flat:
         return "No dashed needle lies flat."
     one = flat == 1
-    said = f"{flat} dashed needle{'' if one else 's'} lie{'s' if one else ''} flat"
+    said = f"{flat} dashed needle{'' if one else 's'} lie{'s' if one else ''} flat (red tip)"
     if newly == flat:
         return f"{said}: {'that key' if one else 'those keys'} would get almost nothing."
     if not newly:
         return (f"{said}, as the real one{'' if one else 's'} do{'es' if one else ''}: "
                 f"{'that key gets' if one else 'those keys get'} almost nothing either way.")
-    return (f"{said}, {newly} where the real one does not: "
+    return (f"{said}, {newly} where no real needle does: "
             f"those keys would get almost nothing.")
 
 

@@ -266,8 +266,8 @@ def test_ghosts_that_fall_off_the_scale_are_counted_in_the_note():
     note = [line["text"] for line in w["note"]]
     assert note == ["Dashed: this row without ÷√8.",  # a sentence a line, in plain words
                     "Dashed needles: its scores.", "Dashed tray on the left: its weights.",
-                    "4 dashed needles lie flat, 3 where", "the real one does not: those keys",
-                    "would get almost nothing."]
+                    "4 dashed needles lie flat (red tip),", "3 where no real needle does: those",
+                    "keys would get almost nothing."]
 
 
 def test_the_note_counts_every_dashed_needle_drawn_flat():
@@ -281,7 +281,8 @@ def test_the_note_counts_every_dashed_needle_drawn_flat():
     note = " ".join(line["text"] for line in bench_view.view(
         head="coreference", query=6, without=["scale"])["drawing"]["whatif"]["note"])
     assert "No dashed needle" not in note
-    assert "5 dashed needles lie flat, as the real ones do: those keys get almost nothing either way." in note
+    assert ("5 dashed needles lie flat (red tip), as the real ones do: those keys get almost "
+            "nothing either way.") in note
 
 
 def test_without_the_max_shift_the_ghosts_stand_on_the_real_needles():

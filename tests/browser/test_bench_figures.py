@@ -116,7 +116,9 @@ def test_dials_read_the_raw_dot_product_the_table_shows(live):
     heads = live.eval_on_selector_all("#fig-005 thead th", "ths => ths.map(th => th.textContent)")
     assert heads[3:7] == ["q·k", "÷ √8", "÷ T", "ez − max"]  # says what the column is
     caption = live.inner_text("#fig-004 .bench-captions li:nth-child(2)")
-    assert "after the plate" in caption and "q·k" in caption
+    assert "q·k" in caption and "needle on each dial belongs to the next step" in caption
+    plate = live.inner_text("#fig-004 .bench-captions li:nth-child(3)")  # the needles show z
+    assert "The needles show it" in plate
 
 
 # --- C5: the lexicon --------------------------------------------------------------------

@@ -161,6 +161,10 @@ def test_an_invalid_input_marks_every_bench_figure_out_of_date(fresh_bench):
     assert bench.evaluate(STALE) == [[f, True, True, "italic"]
                                      for f in ("fig-004", "fig-005", "fig-006", "fig-008")]
     assert shown_state(bench) == expected_state()  # the last good numbers, not blanks
+    # the shares said in words are the last good state's too: greyed with the rest (a reader
+    # read "gives 1.000 to itself" in plain text above a drawing marked out of date)
+    assert bench.evaluate("""() => ['[data-bind="head-here"]', '.walk-numbers', '.output-value']
+        .map(s => getComputedStyle(document.querySelector('#fig-004 ' + s)).fontStyle)""") == ["italic"] * 3
     status = bench.locator("#fig-004 .runtime-status")
     assert status.inner_text() == ("Live: Python in your browser is ready, but this input cannot "
                                    "be computed; the numbers shown are for the last one that could.")
