@@ -315,6 +315,34 @@ def test_forty_words_keep_every_dial_readable(booted, width):
     assert size * scale >= 12
 
 
+DIAL_BOXES = """() => [...document.querySelectorAll('#fig-004 .dial')].map(g => Object.fromEntries(
+  ['.hub', '.dial-face', '.dial-word', '.dial-reading'].map(s => {
+    const b = g.querySelector(s).getBoundingClientRect();
+    return [s.slice(1), [b.left, b.top, b.right, b.bottom]]; })))"""
+
+
+@pytest.mark.parametrize("sentence", [None, FORTY])
+def test_at_360_px_each_dials_word_and_reading_sit_right_under_it(booted, sentence):
+    """Two dials' labels at a phone's text size are wider than the dials' pitch, so they take
+    two lines. Each word and reading must still hang right under its own dial: centred on its
+    hub, starting just below it, with nothing of another dial's between them."""
+    page = booted.open("bench/" + ("" if sentence is None else "?sentence=" + quote(sentence)), width=360)
+    page.wait_for_selector(READY, timeout=60000)
+    n = 8 if sentence is None else 40
+    page.wait_for_function(f"() => document.querySelectorAll('#fig-004 .dial').length === {n}")
+    dials = page.evaluate(DIAL_BOXES)
+    assert no_overlap(page, n)
+    for k, d in enumerate(dials):
+        hub_x, hub_y = (d["hub"][0] + d["hub"][2]) / 2, (d["hub"][1] + d["hub"][3]) / 2
+        word, reading = d["dial-word"], d["dial-reading"]
+        for box in (word, reading):
+            assert abs((box[0] + box[2]) / 2 - hub_x) < 1, k  # centred under its own hub
+        assert word[1] - hub_y <= 4 and word[3] <= reading[3], k  # right under it, then the reading
+        between = [j for j, other in enumerate(dials) if j != k for box in other.values()
+                   if box[0] < word[2] and word[0] < box[2] and box[3] > hub_y + 2 and box[1] < word[1]]
+        assert between == [], (k, between)  # nothing of another dial's between it and its word
+
+
 OVERFLOW = """(sel) => { const fig = document.querySelector(sel); const box = fig.getBoundingClientRect();
   return [...fig.querySelectorAll('*')].filter(e => !e.closest('.table-wrap, template, svg defs')
       && e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
