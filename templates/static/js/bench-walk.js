@@ -18,6 +18,7 @@ export function wireWalk(root) {
   const start = $(controls, ".walk-start");
   const steer = $(controls, ".walk-steer");
   const drawing = $(root, ".bench-drawing");
+  const said = $(root, '[data-bind="walk-said"]'); // outside the drawing's box: heard from afar
   let at = -1; // the step shown, or -1: every step, no walk
   const still = window.matchMedia("(prefers-reduced-motion: reduce)");
 
@@ -45,7 +46,7 @@ export function wireWalk(root) {
     setText($(controls, '[data-bind="walk-where"]'), step.where);
     $(controls, ".walk-prev").disabled = k === 0;
     $(controls, ".walk-next").disabled = k === steps.length - 1;
-    if (speak) setText($(box, '[data-bind="walk-said"]'), step.said);
+    if (speak) setText(said, step.said);
   };
   const move = (by) => {
     if (at < 0) return;
