@@ -212,14 +212,18 @@ AT_REST = """() => new Promise((done) => { let last = scrollY, still = 0;
   requestAnimationFrame(look); })"""
 IN_VIEW = """() => { const b = document.querySelector('#fig-004 .bench-captions > li.is-current').getBoundingClientRect();
   return b.top >= 0 && b.bottom <= innerHeight + 1; }"""  # scrolled by whole pixels
+LIT_IN_VIEW = """() => { const d = document.querySelector('#fig-004 .bench-drawing');
+  const b = d.querySelector({dials: '.dials', plate: '.plate'}[d.dataset.lit]).getBoundingClientRect();
+  return b.top >= 0 && b.bottom <= innerHeight; }"""
 
 
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
 def test_on_a_phone_next_and_previous_bring_the_step_into_view_and_keep_focus(browser, server, motion):
     """At 360 px the step's words sit under the drawing and the buttons: with the buttons at
     the bottom of the screen, Next showed the new step below the fold. Now the step shown
-    comes into view (at once when the reader asks for less motion), and the focus stays on
-    the button pressed; a step already in view is left where it is."""
+    comes into view (at once when the reader asks for less motion) with the part of the drawing
+    it lights, and the focus stays on the button pressed; a step already in view is left
+    where it is."""
     context = browser.new_context(viewport={"width": 360, "height": 740}, reduced_motion=motion)
     page = context.new_page()
     page.goto(server + "bench/")
@@ -235,6 +239,7 @@ def test_on_a_phone_next_and_previous_bring_the_step_into_view_and_keep_focus(br
         assert page.evaluate("document.querySelector('#fig-004 [data-bind=\"walk-where\"]').textContent") \
             == f"Step {step} of 6"
         assert page.evaluate(IN_VIEW), (button, step)
+        assert page.evaluate(LIT_IN_VIEW), (button, step)  # and the part it lights, above the buttons
         assert page.evaluate(f"document.activeElement === document.querySelector('#fig-004 {button}')")
     # A step already in view: the page does not move.
     page.set_viewport_size({"width": 360, "height": 1400})
