@@ -17,8 +17,9 @@ from typing import NamedTuple
 from . import bench, lab
 from .numbers import fixed, typed
 
-__all__ = ["COLUMNS", "DIAL_SPAN", "LABEL_MIN", "PALETTE", "PATTERNS", "TRAY_HEIGHT", "WIDTH",
-           "Layout", "dial_angle", "drawing", "handle", "layout", "look", "plain", "stack_strata"]
+__all__ = ["COLUMNS", "DIAL_SPAN", "LABEL_LINE", "LABEL_SHARE", "PALETTE", "PATTERNS", "TRAY_HEIGHT",
+           "WIDTH", "Layout", "dial_angle", "drawing", "handle", "layout", "look", "plain",
+           "spread", "stack_strata", "strata_bottom"]
 
 WIDTH = 800  # the drawing's width in SVG units; everything scales with the page
 DIAL_SPAN = 6  # a needle lies flat for a softmax input z (after the plate) this far or more
@@ -28,7 +29,12 @@ PALETTE = 8  # word colours cycle through this many, by position ...
 PATTERNS = 5  # ... and each lap of the palette gets its own texture: 40 words, 40 looks
 COLUMNS = 8  # dials and stopcocks per row; more words wrap into further rows
 TRAY_HEIGHT = 150  # the core sample's full height: one unit of attention
-LABEL_MIN = 30  # a stratum this thick is labelled on a phone (large text), half this elsewhere
+LABEL_SHARE = 0.05  # a stratum this share of the unit or more is labelled at every width: 7.5
+# units, a visible band even on a phone, and the share DIAL_SPAN calls real (its needle is at
+# most half-way down). At most 20 strata take it, so labels are spread apart, not left out:
+LABEL_LINE = {"wide": 20, "phone": 36}  # label pitch: a line of the text there (17 and 30 units)
+LABEL_MID = {"wide": 5, "phone": 11}  # from a label's baseline up to the middle of its digits
+LABEL_X, LEADER = 480, (466, 476)  # labels start here; a leader joins each to its stratum
 
 
 def plain(x) -> int | float:
@@ -145,18 +151,65 @@ def _valves(words, weights, i, allowed, causal, lay) -> list[dict]:
     return out
 
 
+def spread(centres: list[float], line: float, top: float) -> list[float]:
+    """Return label centres as near the given ones as they can be while at least `line` apart
+    and no higher than `top`, in the same order (centres run down the page).
+
+    Labels that would overlap form a cluster centred on its members' wishes (the least
+    squared shift); clusters merge until none overlap.
+
+    >>> spread([50, 55, 120], 20, 0)
+    [42.5, 62.5, 120]
+    >>> spread([5, 6], 20, 10)
+    [10, 30]
+    """
+    clusters = []  # [first index, count, centre of the first label]
+    for k, c in enumerate(centres):
+        clusters.append([k, 1, max(c, top)])
+        while len(clusters) > 1:
+            a, b = clusters[-2], clusters[-1]
+            if a[2] + a[1] * line <= b[2]:
+                break
+            members = centres[a[0]:b[0] + b[1]]
+            n = a[1] + b[1]
+            first = sum(members) / n - line * (n - 1) / 2
+            clusters[-2:] = [[a[0], n, max(first, top)]]
+    return [plain(round(c[2] + line * m, 3)) for c in clusters for m in range(c[1])]
+
+
 def stack_strata(words, weights, lay) -> list[dict]:
-    """Return the tray's strata, the first word at the bottom, thickness = weight."""
+    """Return the tray's strata, the first word at the bottom, thickness = weight.
+
+    Each stratum with LABEL_SHARE or more is labelled (``label``) at every width: its label
+    sits by its middle, or as near as the labels above and below it allow (``label_y``, and
+    ``phone_y`` for a phone's larger text), joined to it by a leader (``leader``,
+    ``phone_leader``); labels may run below the tray (``strata_bottom``).
+    """
     strata, y = [], float(lay.tray + 4 + TRAY_HEIGHT)
     for j, w in enumerate(words):
         h = float(weights[j] * TRAY_HEIGHT)
         y -= h
         strata.append({"index": j, **look(j), "y": plain(round(y, 3)),
-                       "height": plain(round(h, 3)),
-                       "label": h >= LABEL_MIN / 2, "wide": h >= LABEL_MIN,
-                       "label_y": plain(round(y + h / 2 + 5, 3)),
-                       "text": f"{w} {fixed(weights[j])}"})
+                       "height": plain(round(h, 3)), "label": bool(weights[j] >= LABEL_SHARE),
+                       "mid": y + h / 2, "text": f"{w} {fixed(weights[j])}"})
+    shown = sorted((s for s in strata if s["label"]), key=lambda s: s["mid"])
+    for size, y_key, leader_key in (("wide", "label_y", "leader"), ("phone", "phone_y", "phone_leader")):
+        line, rise = LABEL_LINE[size], LABEL_MID[size]
+        placed = dict(zip((s["index"] for s in shown),
+                          spread([s["mid"] for s in shown], line, lay.tray + line / 2 - 2)))
+        for s in strata:
+            at = placed.get(s["index"], s["mid"])  # a label's middle
+            s[y_key] = plain(round(at + rise, 3))
+            s[leader_key] = f"M {LEADER[0]} {plain(round(s['mid'], 3))} L {LEADER[1]} {plain(round(at, 3))}"
+    for s in strata:
+        del s["mid"]
     return strata
+
+
+def strata_bottom(strata) -> float:
+    """Return how far down the strata's labels reach (a phone's are the larger)."""
+    return max((s["phone_y"] - LABEL_MID["phone"] + LABEL_LINE["phone"] / 2
+                for s in strata if s["label"]), default=0)
 
 
 def drawing(words, tr, i, allowed, causal, t, rows, q_text="") -> dict:
@@ -166,8 +219,10 @@ def drawing(words, tr, i, allowed, causal, t, rows, q_text="") -> dict:
     valves = _valves(words, tr.weights[i], i, allowed, causal, lay)
     lines = sorted(set(lay.rows))
     radius = 26
+    strata = stack_strata(words, tr.weights[i], lay)
+    height = plain(max(lay.height, round(strata_bottom(strata) + 4, 3)))  # labels run lower
     return {
-        "viewbox": f"0 0 {WIDTH} {lay.height}",
+        "viewbox": f"0 0 {WIDTH} {height}", "height": height,
         "callouts": [{"n": k, "y": y} for k, y in enumerate(
             [40, DIAL_Y, lay.plate + 14, lay.tank + 28, lay.valves, lay.tray + 80], start=1)],
         "needle": plain(round(radius * 0.9, 3)),
@@ -176,7 +231,7 @@ def drawing(words, tr, i, allowed, causal, t, rows, q_text="") -> dict:
         "valve": {"radius": 16, "ring": 22, "pipe": [0, -26, 0, -16], "hit": [-32, -32, 64, 64]},
         "legend": {"y": lay.plate - 44, "text": f"Number: q·k. Needle: the score after the plate, "
                    f"upright for the best, flat {DIAL_SPAN} or more below it"},
-        "stratum": {"x": 340, "width": 120, "label_x": 472},
+        "stratum": {"x": 340, "width": 120, "label_x": LABEL_X},
         "carriage": {"x": _carriage_x(lay.xs[i]), "y": 40, "word": words[i],
                      "label": f"The carriage: the query “{words[i]}”, q = {q_text}",
                      "cells": [-56 + 14 * c for c in range(bench.D_K)]},
@@ -190,5 +245,5 @@ def drawing(words, tr, i, allowed, causal, t, rows, q_text="") -> dict:
                        lay.valves - 26 + r * VALVE_ROW] for r in lines],
         "valves": valves,
         "tray_y": lay.tray, "tray_height": TRAY_HEIGHT + 8,
-        "strata": stack_strata(words, tr.weights[i], lay),
+        "strata": strata,
     }

@@ -94,7 +94,8 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
                      "state": out["state"]}
     # The drawing shows the counterfactual too (ghost needles, a second core sample); the
     # cached drawing is copied, never changed.
-    out["drawing"] = {**drawing, **whatif_drawing(out["whatif"], drawing, layout(n), t)} \
+    lay = layout(n)._replace(height=drawing["height"])  # the tray's labels may run lower
+    out["drawing"] = {**drawing, **whatif_drawing(out["whatif"], drawing, lay, t)} \
         if removed else {**drawing, "whatif": None}
     return out
 

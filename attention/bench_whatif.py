@@ -9,7 +9,7 @@ import numpy as np
 
 from . import bench, whatif
 from .bench_drawing import (DIAL_SPAN, TRAY_HEIGHT, WIDTH, Layout, dial_angle, handle, plain,
-                            stack_strata)
+                            stack_strata, strata_bottom)
 
 __all__ = ["GHOST_PAST", "NOTE_CHARS", "whatif_drawing"]
 
@@ -149,7 +149,7 @@ def whatif_drawing(w: dict, drawing: dict, lay: Layout, t: float) -> dict:
         for s, k in zip(stack_strata([k["word"] for k in keys],
                                 np.array([k["counterfactual"]["value"] for k in keys]), low), keys)]
     lines = _whatif_note(w, ghosts, drawing["dials"], len(valves))
-    bottom = lay.height + NOTE_TOP
+    bottom = plain(round(max(lay.height, strata_bottom(strata)) + NOTE_TOP, 3))  # labels may run lower
     height = bottom + (len(lines) - 1) * NOTE_LINE + 16
     sample = {"tray": {"x": SAMPLE_X - 4, "y": low.tray, "width": drawing["stratum"]["width"] + 8,
                        "height": TRAY_HEIGHT + 8},

@@ -420,3 +420,55 @@ def test_the_carriage_stays_on_the_rail_clear_of_the_step_badges(words):
     for i in range(words):
         x = bench_view.view(sentence=sentence, query=i)["drawing"]["carriage"]["x"]
         assert 31 < x - 62 and x + 62 <= 800, (i, x)
+
+
+TWENTY = " ".join((["the", "pilot", "saw", "it", "and", "she", "left", "the", "car"] * 3)[:20])
+# Sixteen words the sink head shares almost evenly at T = 100: sixteen labels, 0.053 to 0.072.
+SIXTEEN = "a nurse and a chef cleaned the car then she left the map and it moved"
+CROWDS = [{}, {"temperature": "3"}, {"temperature": "100"}, {"head": "sink", "query": 3},
+          {"sentence": TWENTY, "temperature": "100", "query": 19},
+          {"sentence": TWENTY, "temperature": "40", "query": 19},
+          {"sentence": " ".join(["the", "engineer", "fixed", "the", "bridge"] * 8), "temperature": "100"},
+          {"temperature": "100", "without": ["mask"]},
+          {"sentence": SIXTEEN, "head": "sink", "temperature": "100", "query": 15},
+          {"sentence": SIXTEEN, "head": "sink", "temperature": "100", "query": 15, "without": ["scale"]}]
+
+
+@pytest.mark.parametrize("kwargs", CROWDS)
+def test_every_stratum_with_a_visible_share_is_labelled_at_every_width_without_overlap(kwargs):
+    """A stratum taking 0.05 of the unit or more (7.5 units thick: a band a phone shows) is
+    labelled on wide screens and on phones alike; at each width's line pitch no two labels
+    overlap, they keep the strata's order, and all of them fit in the drawing."""
+    v = bench_view.view(**kwargs)
+    d = v["drawing"]
+    weights = [r["weight"]["value"] for r in v["rows"]]
+    height = float(d["viewbox"].split()[3])
+    samples = [d["strata"]] + ([d["whatif"]["sample"]["strata"]] if d.get("whatif") else [])
+    for strata in samples:
+        shown = [s for s in strata if s["label"]]
+        if strata is d["strata"]:
+            assert [s["index"] for s in shown] == [j for j, w in enumerate(weights) if w >= 0.05]
+        for key, size in (("label_y", "wide"), ("phone_y", "phone")):
+            line = bench_drawing.LABEL_LINE[size]
+            ys = [s[key] for s in sorted(shown, key=lambda s: -s["index"])]  # top to bottom
+            assert all(b - a >= line - 1e-6 for a, b in zip(ys, ys[1:])), (size, ys)
+            assert all(y - bench_drawing.LABEL_MID[size] + line / 2 <= height for y in ys), (size, ys)
+            for s in shown:  # a leader runs from the stratum's middle to its label's
+                mid = s["y"] + s["height"] / 2
+                leader = s["leader" if size == "wide" else "phone_leader"].split()
+                assert float(leader[2]) == pytest.approx(mid, abs=2e-3)
+                assert float(leader[5]) == pytest.approx(s[key] - bench_drawing.LABEL_MID[size], abs=1e-3)
+
+
+def test_the_default_states_labels_sit_by_their_strata_on_phones_too():
+    """The coreference head's "she": 0.835 to "engineer", 0.165 to itself. A 0.165 stratum (25
+    units) was labelled on wide screens only; both labels now show everywhere, each at the
+    middle of its stratum (there is room), and the drawing keeps its height."""
+    d = bench_view.view()["drawing"]
+    shown = {s["text"]: s for s in d["strata"] if s["label"]}
+    assert sorted(shown) == ["engineer 0.835", "she 0.165"]
+    for s in shown.values():
+        mid = s["y"] + s["height"] / 2
+        assert s["label_y"] == pytest.approx(mid + bench_drawing.LABEL_MID["wide"], abs=1e-3)
+        assert s["phone_y"] == pytest.approx(mid + bench_drawing.LABEL_MID["phone"], abs=1e-3)
+    assert d["viewbox"] == "0 0 800 600"

@@ -317,6 +317,78 @@ def test_forty_words_keep_every_dial_readable(booted, width):
     assert size * scale >= 12
 
 
+DIAL_BOXES = """() => [...document.querySelectorAll('#fig-004 .dial')].map(g => Object.fromEntries(
+  ['.hub', '.dial-face', '.dial-word', '.dial-reading'].map(s => {
+    const b = g.querySelector(s).getBoundingClientRect();
+    return [s.slice(1), [b.left, b.top, b.right, b.bottom]]; })))"""
+
+
+@pytest.mark.parametrize("sentence", [None, FORTY])
+def test_at_360_px_each_dials_word_and_reading_sit_right_under_it(booted, sentence):
+    """Two dials' labels at a phone's text size are wider than the dials' pitch, so they take
+    two lines. Each word and reading must still hang right under its own dial: centred on its
+    hub, starting just below it, with nothing of another dial's between them."""
+    page = booted.open("bench/" + ("" if sentence is None else "?sentence=" + quote(sentence)), width=360)
+    page.wait_for_selector(READY, timeout=60000)
+    n = 8 if sentence is None else 40
+    page.wait_for_function(f"() => document.querySelectorAll('#fig-004 .dial').length === {n}")
+    dials = page.evaluate(DIAL_BOXES)
+    assert no_overlap(page, n)
+    for k, d in enumerate(dials):
+        hub_x, hub_y = (d["hub"][0] + d["hub"][2]) / 2, (d["hub"][1] + d["hub"][3]) / 2
+        word, reading = d["dial-word"], d["dial-reading"]
+        for box in (word, reading):
+            assert abs((box[0] + box[2]) / 2 - hub_x) < 1, k  # centred under its own hub
+        assert word[1] - hub_y <= 4 and word[3] <= reading[3], k  # right under it, then the reading
+        between = [j for j, other in enumerate(dials) if j != k for box in other.values()
+                   if box[0] < word[2] and word[0] < box[2] and box[3] > hub_y + 2 and box[1] < word[1]]
+        assert between == [], (k, between)  # nothing of another dial's between it and its word
+
+
+def stratum_labels(page) -> list[dict]:
+    """The tray's labels the page shows, with their boxes and size on screen."""
+    return page.evaluate("""() => { const svg = document.querySelector('#fig-004 .bench-drawing');
+      const scale = svg.getScreenCTM().a, frame = svg.getBoundingClientRect();
+      return [...svg.querySelectorAll('.strata-labels text')].filter(t => getComputedStyle(t).display !== 'none'
+          && getComputedStyle(t.parentElement).display !== 'none').map(t => { const b = t.getBoundingClientRect();
+        return {text: t.textContent, box: [b.left, b.top, b.right, b.bottom],
+                inside: b.left >= frame.left && b.right <= frame.right && b.top >= frame.top && b.bottom <= frame.bottom,
+                px: parseFloat(getComputedStyle(t).fontSize) * scale}; }); }""")
+
+
+SIXTEEN = "a nurse and a chef cleaned the car then she left the map and it moved"
+CROWDS = [{}, {"temperature": "100"},  # the default; seven layers from 0.079 to 0.288
+          {"sentence": SIXTEEN, "head": "sink", "temperature": "100", "query": 15}]  # sixteen layers
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+@pytest.mark.parametrize("state", CROWDS, ids=["default", "seven", "sixteen"])
+def test_every_layer_with_a_visible_share_is_labelled_at_every_width(booted, width, state):
+    """A layer taking 0.05 of the unit or more shows its word and weight at every width (the
+    default's "she 0.165" too, on a phone), and no two labels overlap or leave the drawing."""
+    url = {"sentence": "sentence", "head": "head", "temperature": "t", "query": "query"}
+    query = "&".join(f"{url[k]}={quote(str(v))}" for k, v in state.items())
+    page = booted.open("bench/" + ("?" + query if query else ""), width=width)
+    page.wait_for_selector(READY, timeout=60000)
+    expected = bench_view.view(**state)
+    want = sorted(s["text"] for s, r in zip(expected["drawing"]["strata"], expected["rows"])
+                  if r["weight"]["value"] >= 0.05)
+    layers = [s["text"] for s in expected["drawing"]["strata"]]
+    page.wait_for_function(f"""() => [...document.querySelectorAll('#fig-004 .stratum')]
+        .map(g => g.getAttribute('aria-label')).join('|') === {"|".join(layers)!r}""")
+    labels = stratum_labels(page)
+    assert sorted(label["text"] for label in labels) == want
+    if not state:
+        assert "she 0.165" in want
+    assert all(label["inside"] and label["px"] >= 12 for label in labels), labels
+    boxes = [label["box"] for label in labels]
+    for a in range(len(boxes)):
+        for b in range(a + 1, len(boxes)):
+            x, y = boxes[a], boxes[b]
+            assert not (x[0] < y[2] - 0.5 and y[0] < x[2] - 0.5 and x[1] < y[3] - 0.5 and y[1] < x[3] - 0.5), \
+                (labels[a]["text"], labels[b]["text"])
+
+
 OVERFLOW = """(sel) => { const fig = document.querySelector(sel); const box = fig.getBoundingClientRect();
   return [...fig.querySelectorAll('*')].filter(e => !e.closest('.table-wrap, template, svg defs')
       && e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')

@@ -237,3 +237,49 @@ def test_on_a_phone_the_walk_moves_by_tap_and_by_swipe(browser, server):
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360  # no sideways scroll with the walk open
     context.close()
+
+
+# The page at rest: scrollY unchanged over a few frames (a smooth scroll has ended).
+AT_REST = """() => new Promise((done) => { let last = scrollY, still = 0;
+  const look = () => { still = scrollY === last ? still + 1 : 0; last = scrollY;
+    if (still >= 6) done(scrollY); else requestAnimationFrame(look); };
+  requestAnimationFrame(look); })"""
+IN_VIEW = """() => { const b = document.querySelector('#fig-004 .bench-captions > li.is-current').getBoundingClientRect();
+  return b.top >= 0 && b.bottom <= innerHeight + 1; }"""  # scrolled by whole pixels
+LIT_IN_VIEW = """() => { const d = document.querySelector('#fig-004 .bench-drawing');
+  const b = d.querySelector({dials: '.dials', plate: '.plate'}[d.dataset.lit]).getBoundingClientRect();
+  return b.top >= 0 && b.bottom <= innerHeight; }"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_on_a_phone_next_and_previous_bring_the_step_into_view_and_keep_focus(browser, server, motion):
+    """At 360 px the step's words sit under the drawing and the buttons: with the buttons at
+    the bottom of the screen, Next showed the new step below the fold. Now the step shown
+    comes into view (at once when the reader asks for less motion) with the part of the drawing
+    it lights, and the focus stays on the button pressed; a step already in view is left
+    where it is."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, reduced_motion=motion)
+    page = context.new_page()
+    page.goto(server + "bench/")
+    page.click("#fig-004 .walk-start")
+    for button, step in [(".walk-next", 2), (".walk-next", 3), (".walk-prev", 2)]:
+        # the reader has scrolled just far enough to see the buttons, at the screen's foot
+        page.evaluate("""() => { const b = document.querySelector('#fig-004 .walk-next').getBoundingClientRect();
+            scrollBy({top: b.bottom - innerHeight + 4, behavior: 'instant'}); }""")
+        page.evaluate(AT_REST)
+        assert not page.evaluate(IN_VIEW)  # the step's words are below the fold
+        page.click(f"#fig-004 {button}")
+        page.evaluate(AT_REST)
+        assert page.evaluate("document.querySelector('#fig-004 [data-bind=\"walk-where\"]').textContent") \
+            == f"Step {step} of 6"
+        assert page.evaluate(IN_VIEW), (button, step)
+        assert page.evaluate(LIT_IN_VIEW), (button, step)  # and the part it lights, above the buttons
+        assert page.evaluate(f"document.activeElement === document.querySelector('#fig-004 {button}')")
+    # A step already in view: the page does not move.
+    page.set_viewport_size({"width": 360, "height": 1400})
+    page.evaluate("""() => { const b = document.querySelector('#fig-004 .walk-controls').getBoundingClientRect();
+        scrollBy({top: b.top - 200, behavior: 'instant'}); }""")  # clear of the page's header
+    before = page.evaluate(AT_REST)
+    page.click("#fig-004 .walk-next")
+    assert page.evaluate(IN_VIEW) and page.evaluate(AT_REST) == before
+    context.close()

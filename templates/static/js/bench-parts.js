@@ -56,11 +56,17 @@ export function fillStratum(g, s) {
   setAttr(g.children[1], "fill", s.pattern ? `url(#bench-p${s.pattern})` : "none");
 }
 
-export function fillStratumLabel(text, s) {
-  setAttr(text, "class", `stratum-label${s.label ? "" : " off"}${s.wide ? "" : " thin"}`);
-  setAttr(text, "data-index", s.index);
+/** A stratum's label, once for wide screens and once for a phone's larger text. */
+export function fillStratumLabel(g, s) {
+  setAttr(g, "class", `stratum-label${s.label ? "" : " off"}`);
+  setAttr(g, "data-index", s.index);
+  const [leader, text, phoneLeader, phoneText] = g.children;
+  setAttr(leader, "d", s.leader);
   setAttr(text, "y", s.label_y);
   setText(text, s.text);
+  setAttr(phoneLeader, "d", s.phone_leader);
+  setAttr(phoneText, "y", s.phone_y);
+  setText(phoneText, s.text);
 }
 
 export function fillManifold(line, m) {

@@ -18,7 +18,16 @@ export function wireWalk(root) {
   const start = $(controls, ".walk-start");
   const steer = $(controls, ".walk-steer");
   const drawing = $(root, ".bench-drawing");
+  const said = $(root, '[data-bind="walk-said"]'); // outside the drawing's box: heard from afar
   let at = -1; // the step shown, or -1: every step, no walk
+  const still = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+  // A step the reader moved to is brought into view when it is not (on a phone the step's
+  // words sit under the drawing and the buttons, below the fold); the focus stays on the
+  // button or key that moved it. "nearest" leaves a step already in view where it is.
+  const reveal = () => {
+    if (at >= 0) steps[at].scrollIntoView({ block: "nearest", behavior: still.matches ? "auto" : "smooth" });
+  };
 
   const show = (k, speak = true) => {
     at = k;
@@ -37,22 +46,23 @@ export function wireWalk(root) {
     setText($(controls, '[data-bind="walk-where"]'), step.where);
     $(controls, ".walk-prev").disabled = k === 0;
     $(controls, ".walk-next").disabled = k === steps.length - 1;
-    if (speak) setText($(box, '[data-bind="walk-said"]'), step.said);
+    if (speak) setText(said, step.said);
   };
   const move = (by) => {
     if (at < 0) return;
     const k = Math.min(Math.max(at + by, 0), steps.length - 1);
     if (k !== at) show(k);
+    reveal();
   };
-  start.addEventListener("click", () => show(at < 0 ? 0 : -1));
+  start.addEventListener("click", () => { show(at < 0 ? 0 : -1); reveal(); });
   $(controls, ".walk-prev").addEventListener("click", () => move(-1));
   $(controls, ".walk-next").addEventListener("click", () => move(1));
   box.addEventListener("keydown", (event) => {
     if (at < 0 || event.target.closest("input, textarea")) return;
     const by = { ArrowRight: 1, ArrowDown: 1, PageDown: 1, ArrowLeft: -1, ArrowUp: -1, PageUp: -1 }[event.key];
     if (event.key === "Escape") show(-1);
-    else if (event.key === "Home") show(0);
-    else if (event.key === "End") show(steps.length - 1);
+    else if (event.key === "Home") { show(0); reveal(); }
+    else if (event.key === "End") { show(steps.length - 1); reveal(); }
     else if (by) move(by);
     else return;
     event.preventDefault();

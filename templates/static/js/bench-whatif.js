@@ -42,14 +42,18 @@ export function fillGhostStratum(g, s, sample) {
   setAttr(g.children[1], "fill", s.pattern ? `url(#bench-p${s.pattern})` : "none");
 }
 
-export function fillGhostLabel(text, s, sample) {
-  setAttr(text, "class", `ghost-label${s.label ? "" : " off"}${s.wide ? "" : " thin"}`);
-  setAttr(text, "data-index", s.index);
-  setAttr(text, "x", sample.label_x);
-  setAttr(text, "y", s.label_y);
-  const [word, number] = text.children;
-  setText(word, s.word);
-  setText(number, s.number);
+/** A counterfactual stratum's label, once for wide screens and once for a phone's text. */
+export function fillGhostLabel(g, s, sample) {
+  setAttr(g, "class", `ghost-label${s.label ? "" : " off"}`);
+  setAttr(g, "data-index", s.index);
+  const [text, phoneText] = g.children;
+  for (const [t, y] of [[text, s.label_y], [phoneText, s.phone_y]]) {
+    setAttr(t, "x", sample.label_x);
+    setAttr(t, "y", y);
+    const [word, number] = t.children;
+    setText(word, s.word);
+    setText(number, s.number);
+  }
 }
 
 export function fillNote(text, line) {

@@ -58,6 +58,14 @@ function transformAttribute(element, computed) {
   return `translate(${ox} ${oy}) ${matrix} translate(${-ox} ${-oy})`;
 }
 
+/** An element's CSS translate property (a phone's dropped dials) as an SVG transform, or "". */
+function translateAttribute(computed) {
+  const shift = computed.getPropertyValue("translate");
+  if (!shift || shift === "none") return "";
+  const [x, y = "0"] = shift.split(" ");
+  return `translate(${parseFloat(x)} ${parseFloat(y)}) `;
+}
+
 /**
  * A standalone SVG file of a drawing as the reader sees it: every computed style and
  * transform written into attributes, in the light palette, on its own light background,
@@ -74,8 +82,10 @@ export function standaloneSvg(svg) {
       if (DRAWN.has(element.localName) && !element.closest("defs")
         && computed.getPropertyValue("display") === "none") unseen.push(copies[i]);
       for (const name of STYLE) copies[i].setAttribute(name, computed.getPropertyValue(name));
-      const transform = transformAttribute(element, computed); // CSS transforms beat the attribute
-      if (transform) copies[i].setAttribute("transform", transform);
+      // CSS transforms beat the attribute; a translate property comes before either
+      const transform = transformAttribute(element, computed) ?? element.getAttribute("transform");
+      const shift = translateAttribute(computed);
+      if (transform || shift) copies[i].setAttribute("transform", (shift + (transform ?? "")).trim());
       copies[i].removeAttribute("class");
       copies[i].removeAttribute("tabindex");
     });
