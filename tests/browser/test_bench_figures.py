@@ -118,7 +118,7 @@ def test_dials_read_the_raw_dot_product_the_table_shows(live):
     caption = live.inner_text("#fig-004 .bench-captions li:nth-child(2)")
     assert "q·k" in caption and "needle on each dial belongs to the next step" in caption
     plate = live.inner_text("#fig-004 .bench-captions li:nth-child(3)")  # the needles show z
-    assert "The needles show it" in plate
+    assert "The needles show z" in plate
 
 
 # --- C5: the lexicon --------------------------------------------------------------------

@@ -283,3 +283,18 @@ def test_on_a_phone_next_and_previous_bring_the_step_into_view_and_keep_focus(br
     page.click("#fig-004 .walk-next")
     assert page.evaluate(IN_VIEW) and page.evaluate(AT_REST) == before
     context.close()
+
+
+def test_at_the_last_step_next_keeps_the_focus(live):
+    """A disabled Next at step 6 dropped the keyboard's focus to the page; it now says it does
+    nothing (aria-disabled) and keeps it, and Previous says so at step 1."""
+    live.click("#fig-004 .walk-start")
+    assert live.get_attribute("#fig-004 .walk-prev", "aria-disabled") == "true"
+    live.focus("#fig-004 .walk-next")
+    for _ in range(7):  # one more than the steps
+        live.keyboard.press("Enter")
+    state = live.evaluate("""() => ({ focused: document.activeElement.className,
+        where: document.querySelector('#fig-004 [data-bind="walk-where"]').textContent,
+        next: document.querySelector('#fig-004 .walk-next').getAttribute('aria-disabled'),
+        previous: document.querySelector('#fig-004 .walk-prev').getAttribute('aria-disabled') })""")
+    assert state == {"focused": "walk-next", "where": "Step 6 of 6", "next": "true", "previous": "false"}

@@ -44,8 +44,9 @@ export function wireWalk(root) {
     setAttr(drawing, "data-lit", steps[k].dataset.station);
     const step = steps[k].dataset; // its words, as the build wrote them or bench-render.js since
     setText($(controls, '[data-bind="walk-where"]'), step.where);
-    $(controls, ".walk-prev").disabled = k === 0;
-    $(controls, ".walk-next").disabled = k === steps.length - 1;
+    // at either end its button says it does nothing, but keeps the focus a `disabled` would drop
+    setAttr($(controls, ".walk-prev"), "aria-disabled", String(k === 0));
+    setAttr($(controls, ".walk-next"), "aria-disabled", String(k === steps.length - 1));
     if (speak) setText(said, step.said);
   };
   const move = (by) => {
