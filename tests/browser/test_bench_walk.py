@@ -298,3 +298,30 @@ def test_at_the_last_step_next_keeps_the_focus(live):
         next: document.querySelector('#fig-004 .walk-next').getAttribute('aria-disabled'),
         previous: document.querySelector('#fig-004 .walk-prev').getAttribute('aria-disabled') })""")
     assert state == {"focused": "walk-next", "where": "Step 6 of 6", "next": "true", "previous": "false"}
+
+
+PART_IN_VIEW = """(part) => { const b = document.querySelector('#fig-004 .bench-drawing ' + part).getBoundingClientRect();
+  const header = document.querySelector('.site-header').getBoundingClientRect();
+  const top = header.bottom > 0 ? header.bottom : 0;  // the header shows when scrolled up
+  const step = document.querySelector('#fig-004 .bench-captions > li.is-current').getBoundingClientRect();
+  return [b.top >= top - 1 && b.bottom <= innerHeight + 1, step.top < innerHeight && step.bottom > top]; }"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_on_a_wide_screen_each_step_brings_the_part_it_lights_into_view(browser, server, motion):
+    """At 1280 px the step's words sit beside the drawing's top, so moving the words into view
+    left the part lit out of it: the carriage under the header, the tray below the fold."""
+    context = browser.new_context(viewport={"width": 1280, "height": 700}, reduced_motion=motion)
+    page = context.new_page()
+    page.goto(server + "bench/")
+    page.wait_for_selector("#fig-004 .walk-controls:not([hidden])")
+    page.evaluate("""() => { const d = document.querySelector('#fig-004 .bench-drawing');
+        scrollTo(0, scrollY + d.getBoundingClientRect().top + 250);  // its top well out of view
+        document.querySelector('#fig-004 .walk-start').focus({ preventScroll: true }); }""")
+    page.keyboard.press("Enter")
+    page.evaluate(AT_REST)
+    assert page.evaluate(PART_IN_VIEW, ".carriage") == [True, True]
+    page.keyboard.press("End")  # step 6: the tray, at the drawing's foot
+    page.evaluate(AT_REST)
+    assert page.evaluate(PART_IN_VIEW, ".tray") == [True, True]
+    context.close()

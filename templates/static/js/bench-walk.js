@@ -24,9 +24,16 @@ export function wireWalk(root) {
 
   // A step the reader moved to is brought into view when it is not (on a phone the step's
   // words sit under the drawing and the buttons, below the fold); the focus stays on the
-  // button or key that moved it. "nearest" leaves a step already in view where it is.
+  // button or key that moved it. "nearest" leaves a step already in view where it is. On a
+  // wide screen the step's words sit beside the drawing, at its top: there the part it
+  // lights is what may be out of view (under the header, or below the fold, as the tray was).
+  const wide = window.matchMedia("(min-width: 60rem)");
+  const PARTS = { carriage: ".carriage", dials: ".dials", plate: ".plate", reservoir: ".reservoir",
+    valves: ".valves", tray: ".tray" };
   const reveal = () => {
-    if (at >= 0) steps[at].scrollIntoView({ block: "nearest", behavior: still.matches ? "auto" : "smooth" });
+    if (at < 0) return;
+    const lit = wide.matches && $(drawing, PARTS[steps[at].dataset.station]);
+    (lit || steps[at]).scrollIntoView({ block: "nearest", behavior: still.matches ? "auto" : "smooth" });
   };
 
   const show = (k, speak = true) => {
