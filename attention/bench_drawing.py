@@ -185,24 +185,22 @@ def stack_strata(words, weights, lay) -> list[dict]:
     ``phone_y`` for a phone's larger text), joined to it by a leader (``leader``,
     ``phone_leader``); labels may run below the tray (``strata_bottom``).
     """
-    strata, y = [], float(lay.tray + 4 + TRAY_HEIGHT)
+    strata, mids, y = [], [], float(lay.tray + 4 + TRAY_HEIGHT)  # mids: each stratum's middle
     for j, w in enumerate(words):
         h = float(weights[j] * TRAY_HEIGHT)
         y -= h
+        mids.append(y + h / 2)
         strata.append({"index": j, **look(j), "y": plain(round(y, 3)),
                        "height": plain(round(h, 3)), "label": bool(weights[j] >= LABEL_SHARE),
-                       "mid": y + h / 2, "text": f"{w} {fixed(weights[j])}"})
-    shown = sorted((s for s in strata if s["label"]), key=lambda s: s["mid"])
+                       "text": f"{w} {fixed(weights[j])}"})
+    shown = sorted((s["index"] for s in strata if s["label"]), key=lambda j: mids[j])
     for size, y_key, leader_key in (("wide", "label_y", "leader"), ("phone", "phone_y", "phone_leader")):
         line, rise = LABEL_LINE[size], LABEL_MID[size]
-        placed = dict(zip((s["index"] for s in shown),
-                          spread([s["mid"] for s in shown], line, lay.tray + line / 2 - 2)))
-        for s in strata:
-            at = placed.get(s["index"], s["mid"])  # a label's middle
+        placed = dict(zip(shown, spread([mids[j] for j in shown], line, lay.tray + line / 2 - 2)))
+        for s, mid in zip(strata, mids):
+            at = placed.get(s["index"], mid)  # a label's middle
             s[y_key] = plain(round(at + rise, 3))
-            s[leader_key] = f"M {LEADER[0]} {plain(round(s['mid'], 3))} L {LEADER[1]} {plain(round(at, 3))}"
-    for s in strata:
-        del s["mid"]
+            s[leader_key] = f"M {LEADER[0]} {plain(round(mid, 3))} L {LEADER[1]} {plain(round(at, 3))}"
     return strata
 
 

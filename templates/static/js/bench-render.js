@@ -24,10 +24,9 @@ export function renderDrawing(root, data) {
   setAttr(bound(drawing, "carriage"), "aria-label", d.carriage.label);
   setText(bound(drawing, "carriage-word"), d.carriage.word);
   const strip = data.query.strip;
-  root.querySelectorAll(".carriage .cell, .carriage-strip .cell").forEach((cell) => {
-    const c = [...cell.parentElement.children].filter((e) => e.matches(".cell")).indexOf(cell);
-    setAttr(cell, "class", `cell ${strip.signs[c]} l${strip.levels[c]}`);
-  });
+  for (const squares of root.querySelectorAll(".carriage, .carriage-strip")) { // the drawing's and step 1's
+    squares.querySelectorAll(".cell").forEach((cell, c) => setAttr(cell, "class", `cell ${strip.signs[c]} l${strip.levels[c]}`));
+  }
   syncList(bound(drawing, "dials"), d.dials, () => part(root, "dial"), fillDial);
   setAttr(bound(drawing, "legend"), "y", d.legend.y);
   const [plate, plateText] = bound(drawing, "plate-box").children;

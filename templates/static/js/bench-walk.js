@@ -27,12 +27,11 @@ export function wireWalk(root) {
   // button or key that moved it. "nearest" leaves a step already in view where it is. On a
   // wide screen the step's words sit beside the drawing, at its top: there the part it
   // lights is what may be out of view (under the header, or below the fold, as the tray was).
+  // (A step's station is the class of the part it lights, as the styles' data-lit rules read it.)
   const wide = window.matchMedia("(min-width: 60rem)");
-  const PARTS = { carriage: ".carriage", dials: ".dials", plate: ".plate", reservoir: ".reservoir",
-    valves: ".valves", tray: ".tray" };
   const reveal = () => {
     if (at < 0) return;
-    const lit = wide.matches && $(drawing, PARTS[steps[at].dataset.station]);
+    const lit = wide.matches && $(drawing, `.${steps[at].dataset.station}`);
     (lit || steps[at]).scrollIntoView({ block: "nearest", behavior: still.matches ? "auto" : "smooth" });
   };
 
