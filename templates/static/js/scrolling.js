@@ -60,6 +60,7 @@ export function watchScrolling(wrap) {
   let room = 0;
   let needed = 0;
   let stuck = 0; // the sticky column's width, in px
+  let stuckGiven = null; // the width the styles were last given
   let added = 0; // the room given at the end, in px
   const observer = new ResizeObserver((entries) => {
     for (const entry of entries) {
@@ -76,7 +77,8 @@ export function watchScrolling(wrap) {
     setAttr(wrap, "data-scrolls", scrolls);
     if (scrolls) setAttr(wrap, "tabindex", 0);
     else dropAttrs(wrap, "tabindex");
-    if (start) wrap.style.setProperty("--sticky-start", `${stuck}px`);
+    // a custom property restyles the whole table when it is set, even to its own value
+    if (start && stuck !== stuckGiven) wrap.style.setProperty("--sticky-start", `${(stuckGiven = stuck)}px`);
     if (next !== added) {
       added = next;
       wrap.style.setProperty("--end-room", `${next}px`);
