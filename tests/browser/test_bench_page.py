@@ -28,7 +28,9 @@ def fresh_bench(site_page):
 
 
 def shown_state(page) -> dict:
-    """Read every number the bench shows: table, dials, strata and matrix."""
+    """Read every number the bench shows: table, dials, strata and matrix, once every part is
+    drawn (what is far from the screen is drawn when the page is idle, busy until then)."""
+    page.wait_for_function(DRAWN)
     return page.evaluate(r"""() => ({
       table: [...document.querySelectorAll('#fig-005 tbody tr')].map(tr =>
         [...tr.querySelectorAll('td.num')].slice(1).map(td => td.textContent)),
@@ -47,6 +49,10 @@ def shown_state(page) -> dict:
       query: document.querySelector('#fig-004 [data-bind="carriage-word"]').textContent,
       summary: document.querySelector('#fig-004 [data-bind="summary"]').textContent,
     })""")
+
+
+# No region of the page waits for a write (near.js marks one aria-busy meanwhile).
+DRAWN = """() => !document.querySelector('main [aria-busy="true"]')"""
 
 
 def expected_state(**state) -> dict:

@@ -3,9 +3,8 @@
 // name writes, so a filled clone is the markup the build writes for that state. They only
 // write what changed (dom.js) and never read layout.
 
-import { dropAttrs, setAttr, setText } from "./dom.js";
+import { dropAttrs, setAttr, setClass, setText } from "./dom.js";
 
-const flags = (pairs) => pairs.filter(([, on]) => on).map(([name]) => name).join(" ");
 
 export function fillDial(g, x) {
   setAttr(g, "class", `dial ${x.state} c${x.colour} p${x.pattern}${x.best ? " best" : ""}`
@@ -82,13 +81,27 @@ function fillSwatch(span, colour, pattern) {
 
 /** A working-table row (FIG-005); its word is the button that makes it the query. */
 export function fillRow(tr, r) {
+  markRow(tr, r);
+  fillRowNumbers(tr, r);
+}
+
+/** A row's place and whether it is the query (the row a reader chose, and the one left). */
+export function markRow(tr, r) {
   setAttr(tr, "data-index", r.index);
-  setAttr(tr, "class", flags([["is-query", r.is_query], ["future", r.future], ["shut", r.shut]]));
-  const [j, th, terms, ...cells] = tr.children;
+  setClass(tr, "is-query", r.is_query);
+  const [j, th] = tr.children;
   setText(j, String(r.index));
   fillSwatch(th.children[0], r.colour, r.pattern);
   setText(th.children[1], r.word);
   setAttr(th.children[1], "aria-pressed", String(r.is_query));
+}
+
+/** A row's terms, numbers, bar and note, and whether its key is later or shut: what changes
+ * with the query in every row. */
+export function fillRowNumbers(tr, r) {
+  setClass(tr, "future", r.future);
+  setClass(tr, "shut", r.shut);
+  const [, , terms, ...cells] = tr.children;
   const strip = terms.firstElementChild;
   setAttr(strip, "aria-label", `terms ${r.strip.terms}`);
   r.strip.signs.forEach((sign, k) => setAttr(strip.children[k], "class", `cell ${sign} l${r.strip.levels[k]}`));

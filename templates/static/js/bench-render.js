@@ -4,9 +4,10 @@
 
 import { dropAttrs, part, setAttr, setClass, setText, syncList } from "./dom.js";
 import {
-  fillCell, fillColHead, fillDial, fillManifold, fillRow, fillRowHead, fillStratum,
-  fillStratumLabel, fillValve,
+  fillCell, fillColHead, fillDial, fillManifold, fillRowHead, fillRowNumbers, fillStratum,
+  fillStratumLabel, fillValve, markRow,
 } from "./bench-parts.js";
+import { fillNear } from "./near.js";
 import { renderWhatifDrawing } from "./bench-whatif.js";
 
 const $ = (root, selector) => root.querySelector(selector);
@@ -60,11 +61,13 @@ function renderWalk(root, data) {
   root.querySelectorAll("[data-output]").forEach((el, k) => setText(el, data.output[k].text));
 }
 
-/** Fill the working table (FIG-005) for one answer. */
+/** Fill the working table (FIG-005) for one answer: every row's marks now, the numbers of
+ * rows far off screen once the page is idle or they come near (near.js). */
 export function renderTable(root, data) {
   const tbody = $(root, 'tbody[data-bind="rows"]');
   if (!tbody) return;
-  syncList(tbody, data.rows, () => part(root, "row"), fillRow);
+  syncList(tbody, data.rows, () => part(root, "row"), () => {});
+  fillNear(tbody, data.rows, fillRowNumbers, markRow);
   for (const el of root.querySelectorAll('[data-bind="query-word"]')) setText(el, data.query.word);
 }
 

@@ -7,6 +7,7 @@ import {
 import { markValve } from "./bench-parts.js";
 import { wireWalk } from "./bench-walk.js";
 import { markStale, part, setAttr, setText } from "./dom.js";
+import { writeNear } from "./near.js";
 
 /** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
  * the bench's state: FIG-004 to FIG-007 show it. page.js opens a link's state with it. */
@@ -219,6 +220,24 @@ function unused(root, data) {
     "Press “Use sentence” (or Enter) to put this one on the bench." }];
 }
 
+/** The states a reader reaches in one click from `data`'s: each other row as the query, the
+ * nearest rows first, then each other head. Python computes them while it waits (store.warm),
+ * once per state apart from its query: a click on a row of a long sentence is then answered
+ * without computing. */
+function warmNext(store, data, warmed) {
+  const { query, ...rest } = data.state;
+  const around = JSON.stringify({ ...rest, have: store.extras.have });
+  if (warmed.around === around) return;
+  warmed.around = around;
+  const n = data.rows.length;
+  const rows = [];
+  for (let d = 1; d < n; d++) for (const k of [query + d, query - d]) if (k >= 0 && k < n) rows.push(k);
+  store.warm([
+    ...rows.map((k) => ({ figure: STATE, ...data.state, query: k })),
+    ...data.heads_here.filter((h) => h.name !== data.head.name).map((h) => ({ figure: STATE, ...data.state, head: h.name })),
+  ]);
+}
+
 export function mount(root, store) {
   store.good ??= { state: JSON.parse(root.dataset.state) };
   store.extras ??= {};
@@ -231,6 +250,7 @@ export function mount(root, store) {
   let drawn = null; // the answer last seen
   let before = null; // the data drawn last
   let without = false; // whether FIG-006 shows the matrix without the what-if steps
+  const warmed = { around: null }; // the state (but its query) whose next clicks Python has computed
   store.subscribe((state) => {
     const asked = Boolean(state.matrixWithout); // the reader's toggle (whatif-matrix.js)
     if (state.answer && state.answer === drawn) { // no new answer: the toggle may have turned
@@ -254,12 +274,13 @@ export function mount(root, store) {
     store.good = answer.data;
     if (speaks) renderErrors(root, [...dropped(root, answer.data), ...unused(root, answer.data)], false);
     renderControls(root, answer.data);
-    renderDrawing(root, answer.data);
+    const body = $(root, ".bench-body"); // the drawing and the walk: far off screen, drawn later
+    if (body) writeNear(body, () => { renderDrawing(root, answer.data); if (walked) walked(); });
     renderTable(root, answer.data);
     renderMatrix(root, answer.data, last, (without = asked));
     renderHeads(root, answer.data);
     if (speaks) announce(root, answer.data);
-    if (walked) walked();
+    if (speaks) warmNext(store, answer.data, warmed);
   });
   return letGo;
 }

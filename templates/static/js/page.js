@@ -72,6 +72,8 @@ function makeStore(channel, root, session, view, figure) {
     else send(request, answer);
   });
   store.view = view;
+  // with the fields every request of the figure carries, as send() adds them
+  store.warm = (requests) => session.alive && runtime.warm(requests.map((r) => ({ ...r, ...store.extras })));
   /** Open the state of the page's address, once the group's figures are mounted; resolves
    * once it is drawn, or waits for Python (the figure then says so itself). */
   store.openLink = () => new Promise((opened) => {

@@ -5,6 +5,7 @@
 // it); those of states one click away are in the precomputed tables.
 
 import { setAttr, setClass, setText } from "./dom.js";
+import { writeNear } from "./near.js";
 import * as runtime from "./runtime.js";
 
 const $ = (root, selector) => root.querySelector(selector);
@@ -120,12 +121,13 @@ export function mount(root, store) {
     if (li && li.question && li.question.answer) choose(li, button);
   });
 
-  store.subscribe((s) => { // the bench moved: ask for its questions
+  store.subscribe((s) => { // the bench moved: ask for its questions (far off screen: later,
+    // not in the frame that shows the bench's answer)
     if (!s.answer || !s.answer.ok) return;
     const state = JSON.stringify(s.answer.data.state);
     if (state === asked) return;
     asked = state;
-    load(s.answer.data.state);
+    writeNear(list, () => load(s.answer.data.state));
   });
   return stop;
 }

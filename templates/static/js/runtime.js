@@ -243,7 +243,7 @@ function route(channel, id, json, answer, onWait) {
 // newest, with source "table" (precomputed), "python" or "failed"; onWait(), if given, once no
 // table holds it and it waits for Python.
 export function request(channel, payload, answer, onWait) {
-  const json = JSON.stringify(payload);
+  const json = answers.canonical(payload); // one text per state: warm() sends the same
   const id = nextId++;
   newest.set(channel, id);
   waiting.delete(channel);
@@ -251,6 +251,16 @@ export function request(channel, payload, answer, onWait) {
   if (known) answer(known, "table"); // drawn within this frame
   else if (answers.loading()) answers.settled().then(() => route(channel, id, json, answer, onWait));
   else route(channel, id, json, answer, onWait);
+}
+
+/** Have Python compute, while it has nothing else to do, the answers to requests the reader
+ * may make next (the states one click away that no table holds): it keeps the newest few
+ * dozen answers by their text, so such a click is answered without computing. A later call
+ * replaces the list; a reader's request always goes first. */
+export function warm(payloads) {
+  if (!worker || status.state !== "ready") return;
+  const jsons = payloads.map((payload) => answers.canonical(payload)).filter((json) => !answers.lookup(json));
+  worker.postMessage({ type: "warm", jsons });
 }
 
 /** Forget a channel's requests: an answer still on its way is dropped (its page is gone). */

@@ -19,6 +19,7 @@ export function createStore(ask) {
     roots: [], // the figure roots that share this store, in page order (page.js)
     view: null, // the group's status: pending, stale, which figure speaks (page.js, status.js)
     openLink: () => Promise.resolve(), // opens the state of the page's address (page.js)
+    warm: () => {}, // has Python compute requests the reader may make next (page.js; bench.js asks)
     good: null, // the last answer that computed: a bad input leaves it drawn (bench.js, trained.js)
     held: null, // the bench's matrix as the page holds it (bench.js; attention.delta)
     showQuery: null, // the lab's: show this query and compute it (lab.js; predict.js, whatif.js ask)

@@ -4,6 +4,7 @@
 // instead of timing out while the download is still going.
 
 let handle = null;
+let warm = null; // computes an answer and keeps it, returning nothing (attention.bridge.warm_json)
 let loaded = 0;
 let active = 0; // downloads under way
 let lastByte = Date.now();
@@ -105,7 +106,9 @@ async function boot({ indexURL, wheelURL, ios }) {
   t = timed("numpy and attention wheels", t);
   pyodide.runPython("import numpy");
   t = timed("import numpy", t);
-  handle = pyodide.pyimport("attention.bridge").handle_json; // kept: no runPython per request
+  const bridge = pyodide.pyimport("attention.bridge");
+  handle = bridge.handle_json; // kept: no runPython per request
+  warm = bridge.warm_json;
   timed("import attention", t);
   // how Python counts a function's arguments: in JavaScript (iOS), or with wasm-gc (0 = none)
   return pyodide._module._PyEM_CountArgsPtr ? "wasm-gc" : "javascript";
@@ -120,7 +123,27 @@ function why(error) {
     ? "its files could not be downloaded" : message;
 }
 
+// Requests the page expects next (runtime.warm): computed one at a time, each in a task of
+// its own, so that a reader's request, a message, waits for at most one of them. Python keeps
+// the answers (attention.bridge remembers the newest by their text); nothing is sent back.
+let ahead = [];
+let aheadTimer = 0;
+function warmNext() {
+  aheadTimer = 0;
+  const json = ahead.shift();
+  if (json === undefined || !warm) return;
+  try {
+    warm(json);
+  } catch { /* a request that fails fails again when it is made, and says why then */ }
+  if (ahead.length) aheadTimer = setTimeout(warmNext, 0);
+}
+
 self.onmessage = async ({ data }) => {
+  if (data.type === "warm") {
+    ahead = data.jsons.slice();
+    if (!aheadTimer && ahead.length) aheadTimer = setTimeout(warmNext, 0);
+    return;
+  }
   if (data.type === "boot") {
     const beat = heartbeat(data.stallMs);
     try {

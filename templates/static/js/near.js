@@ -1,0 +1,116 @@
+// What is far from the screen is brought up to date a moment later. A click's frame then
+// restyles, lays out and paints what a reader can see (and a screen's height either side),
+// not a long table's every row and a drawing scrolled out of sight. The rest is written when
+// the page is idle (within ~120 ms), or at once when it comes near the screen, whichever is
+// first; until then it is off screen, and no reader sees it. What is written later is the same
+// render with the same answer: the page ends up exactly as if all had been written at once.
+// While a write waits, the region it belongs to says aria-busy: its words are about to change
+// (a screen reader waits for them), and a test reading the whole page waits until none does.
+
+import { dropAttrs, setAttr } from "./dom.js";
+
+const whenIdle = window.requestIdleCallback // (WebKit has none: a moment after the frame)
+  ? (f) => requestIdleCallback(f, { timeout: 120 }) : (f) => setTimeout(() => f(null), 40);
+const NEAR = "25% 0px"; // and a quarter of a screen's height above and below (4 rows at 720 px)
+const CHUNK_MS = 4; // without an idle deadline, stop after this much and go on later
+
+// Every write waiting, in the order it was asked for: element → [its write, its busy region].
+const pending = new Map();
+const busy = new Map(); // region → how many of its writes wait
+let asked = false;
+
+function hold(element, write, region) {
+  const held = pending.get(element);
+  if (held) release(element);
+  pending.set(element, [write, region]);
+  busy.set(region, (busy.get(region) || 0) + 1);
+  setAttr(region, "aria-busy", "true");
+}
+
+/** Take element's waiting write off the list (to run it, or because a newer one replaces it). */
+function release(element) {
+  const [write, region] = pending.get(element);
+  pending.delete(element);
+  const left = busy.get(region) - 1;
+  if (left > 0) busy.set(region, left);
+  else {
+    busy.delete(region);
+    dropAttrs(region, "aria-busy");
+  }
+  return write;
+}
+
+function runIdle(deadline) {
+  asked = false;
+  const start = performance.now();
+  for (const element of [...pending.keys()]) {
+    const left = deadline ? deadline.timeRemaining() > 1 || deadline.didTimeout : performance.now() - start < CHUNK_MS;
+    if (!left) break;
+    const write = release(element);
+    if (element.isConnected) write();
+  }
+  if (pending.size) askIdle();
+}
+
+function askIdle() {
+  if (asked) return;
+  asked = true;
+  whenIdle(runIdle);
+}
+
+// element → whether it is near the screen (true until the observer's first report says)
+const near = new Map();
+const observer = new IntersectionObserver((entries) => {
+  for (const { target, isIntersecting } of entries) {
+    if (!near.has(target)) continue; // let go of meanwhile
+    near.set(target, isIntersecting);
+    if (isIntersecting && pending.has(target)) release(target)();
+  }
+}, { rootMargin: NEAR });
+
+function isNear(element) {
+  if (!near.has(element)) {
+    observer.observe(element);
+    near.set(element, true); // new on the page: written now, placed by the observer's report
+  }
+  return near.get(element);
+}
+
+/** Let go of elements no longer on the page (rows a shorter sentence dropped, a page left). */
+function forget() {
+  for (const element of near.keys()) {
+    if (element.isConnected) continue;
+    observer.unobserve(element);
+    near.delete(element);
+    if (pending.has(element)) release(element);
+  }
+}
+
+/** Write `write()` into `element` now if it is near the screen, else once the page is idle or
+ * it comes near; a newer write for the same element replaces one still waiting. `region` (the
+ * element, or a table holding it) says aria-busy while any of its writes waits. */
+export function writeNear(element, write, region = element) {
+  if (isNear(element)) {
+    if (pending.has(element)) release(element);
+    write();
+  } else {
+    hold(element, write, region);
+    askIdle();
+  }
+}
+
+/**
+ * Fill tbody's rows (already in step with `items`): `now(tr, item)` at once for every row, for
+ * what must never lag (the query's mark, a button's pressed state: the row a reader just chose,
+ * and the one it left); `fill(tr, item)` near the screen now, far from it later (writeNear).
+ */
+export function fillNear(tbody, items, fill, now) {
+  const rows = tbody.rows;
+  for (let k = 0; k < items.length; k++) {
+    const tr = rows[k];
+    const item = items[k];
+    now(tr, item);
+    writeNear(tr, () => fill(tr, item), tbody);
+  }
+  forget();
+}
