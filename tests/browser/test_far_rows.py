@@ -68,7 +68,7 @@ def test_a_click_draws_the_rows_on_screen_at_once_and_the_far_ones_equal_the_cor
     assert len(on_screen) >= 10 and 0 not in on_screen
     for k in on_screen:  # every row a reader sees is the new state's, in the click's own frame
         assert seen["rows"][k] == after[k], k
-    # far above the screen (more than a quarter screen: 8 rows of some 43 px), the rows and the
+    # far above the screen (8 rows of some 43 px and more), the rows and the
     # drawing are not written yet: they still show the state before, which here differs
     far = range(min(on_screen) - 8)
     assert len(far) >= 10 and any(before[k] != after[k] for k in far)

@@ -7,7 +7,7 @@ import {
 import { markValve } from "./bench-parts.js";
 import { wireWalk } from "./bench-walk.js";
 import { markStale, part, setAttr, setText } from "./dom.js";
-import { writeNear } from "./near.js";
+import { watchNear, writeNear } from "./near.js";
 
 /** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
  * the bench's state: FIG-004 to FIG-007 show it. page.js opens a link's state with it. */
@@ -247,6 +247,7 @@ export function mount(root, store) {
   wireMatrix(root, store);
   wireHeads(root, store);
   const walked = wireWalk(root);
+  watchNear([$(root, ".bench-body"), ...($(root, 'tbody[data-bind="rows"]')?.rows || [])]);
   let drawn = null; // the answer last seen
   let before = null; // the data drawn last
   let without = false; // whether FIG-006 shows the matrix without the what-if steps

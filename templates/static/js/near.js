@@ -1,8 +1,7 @@
-// What is far from the screen is brought up to date a moment later. A click's frame then
-// restyles, lays out and paints what a reader can see (and a screen's height either side),
-// not a long table's every row and a drawing scrolled out of sight. The rest is written when
-// the page is idle (within ~120 ms), or at once when it comes near the screen, whichever is
-// first; until then it is off screen, and no reader sees it. What is written later is the same
+// What is off screen is brought up to date a moment later. A click's frame then restyles,
+// lays out and paints what a reader can see, not a long table's every row and a drawing
+// scrolled out of sight. The rest is written when the page is idle (within ~120 ms), or when
+// it comes on screen, whichever is first. What is written later is the same
 // render with the same answer: the page ends up exactly as if all had been written at once.
 // While a write waits, the region it belongs to says aria-busy: its words are about to change
 // (a screen reader waits for them), and a test reading the whole page waits until none does.
@@ -11,7 +10,10 @@ import { dropAttrs, setAttr } from "./dom.js";
 
 const whenIdle = window.requestIdleCallback // (WebKit has none: a moment after the frame)
   ? (f) => requestIdleCallback(f, { timeout: 120 }) : (f) => setTimeout(() => f(null), 40);
-const NEAR = "25% 0px"; // and a quarter of a screen's height above and below (4 rows at 720 px)
+// Near: on the screen. The rest is written in the first idle moment after the click's frame
+// (tens of ms), before a reader can scroll to it; a row scrolled to sooner is written in the
+// frame after the one it first shows in. (A margin of a quarter screen wrote 25 of 40 rows at 720 px, not 17.)
+const NEAR = "0px";
 const CHUNK_MS = 4; // without an idle deadline, stop after this much and go on later
 
 // Every write waiting, in the order it was asked for: element → [its write, its busy region].
@@ -74,6 +76,12 @@ function isNear(element) {
     near.set(element, true); // new on the page: written now, placed by the observer's report
   }
   return near.get(element);
+}
+
+/** Start watching where elements are, before anything is written into them: the first
+ * answer (a visit's first click) then finds out which of them are far from the screen. */
+export function watchNear(elements) {
+  for (const element of elements) if (element) isNear(element);
 }
 
 /** Let go of elements no longer on the page (rows a shorter sentence dropped, a page left). */
