@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.conftest import FRAMES, settle, watch, within
-from tests.browser.test_bench_page import READY
+from tests.browser.test_bench_page import DRAWN, READY
 
 # Every number of the table's body drawn in transparent ink: what is left is what the table
 # draws regardless of its numbers (the page's own styles allow no inline <style>, so the test
@@ -71,8 +71,11 @@ AT_REST = within(10, """async () => {
   const cut = heads.map((th) => th.getBoundingClientRect())
     .filter((r) => r.left < word - 1 && r.right > word + 1)
     .map((r) => [Math.round(r.left), Math.round(r.right)]);
-  // every text the weight column cuts and that is still drawn (none should be)
-  const weights = wrap.querySelector('thead th:last-child').getBoundingClientRect().left;
+  // every text the weight column cuts, or its fade (half a rem to its left) reaches, and that
+  // is still drawn (none should be: "6963.36" of 6963.364 with its last digit faded out)
+  const last = wrap.querySelector('thead th:last-child');
+  const weights = last.getBoundingClientRect().left - parseFloat(getComputedStyle(last, '::before').width);
+  if (!(weights > 0)) throw new Error('the weight column has no fade');
   const shown = [];
   for (const th of heads) {
     for (const cell of wrap.querySelectorAll(`tr > :nth-child(${th.cellIndex + 1})`)) {
@@ -93,6 +96,13 @@ def test_swiped_sideways_the_working_comes_to_rest_with_no_column_cut_under_the_
     wrap = page.locator("#fig-005 .table-wrap")
     wrap.scroll_into_view_if_needed()
     page.wait_for_selector('#fig-005 .table-wrap[data-scrolls="true"]')
+    # Unscrolled, after a query with long numbers ("fixed": q·k 6963.364 ends just inside the
+    # weight column's fade at 360 px): its last digit was faded out, to read "6963.36".
+    page.click('#fig-005 tr[data-index="2"] button')
+    page.wait_for_function("() => document.querySelector('#fig-005 tr.is-query')?.dataset.index === '2'")
+    page.wait_for_function(DRAWN)
+    first = page.evaluate(AT_REST)
+    assert first["at"] == 0 and first["cut"] == [] and first["shown"] == [], first
     box = wrap.bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     rests = []

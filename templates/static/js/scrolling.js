@@ -31,14 +31,18 @@ function inked(cell) {
   return range.getBoundingClientRect();
 }
 
+const FADE_REM = 0.5; // the width of the sticky result column's fade (style.css, its ::before)
+
 /** At rest, the place (counted from 1) of the column whose numbers the sticky last column
  * (the weights) cuts, or 0: the styles hide them (data-cut), as "38.0" of 38.084 would read as
- * another number. While the table moves they show, as they pass. */
+ * another number. While the table moves they show, as they pass. The column's edge is where
+ * its fade begins (its ::before, FADE_REM to its left, drawn once the table scrolls): a last
+ * digit faded out there read as "6963.36" of 6963.364, with the table as first drawn on a phone. */
 function cutColumn(table) {
   const heads = [...(table.tHead?.rows[0]?.cells || [])];
   const last = heads.at(-1);
   if (!last) return 0;
-  const edge = last.getBoundingClientRect().left;
+  const edge = last.getBoundingClientRect().left - FADE_REM * parseFloat(getComputedStyle(document.documentElement).fontSize);
   const rows = [table.tHead.rows[0], ...(table.tBodies[0]?.rows || [])];
   return 1 + heads.findIndex((th, k) => th !== last && rows.some((row) => {
     const box = row.cells[k] && inked(row.cells[k]);
