@@ -13,6 +13,7 @@ import pytest
 
 from attention import bench, bench_drawing, bench_view
 from tests.browser.conftest import settle, watch
+from tests.browser.test_bench_page import DRAWN
 
 READY = '#fig-004 .runtime-status[data-state="ready"]'
 FORTY = " ".join(["the", "pilot", "saw", "it", "and", "she", "left", "the", "car"] * 4 + ["the"] * 4)
@@ -93,6 +94,7 @@ def test_the_winner_needle_is_upright_and_the_most_visible(live):
 def test_dials_read_the_raw_dot_product_the_table_shows(live):
     live.click('#fig-005 tr[data-index="4"] button')
     live.wait_for_function("() => document.querySelector('#fig-004 .dial.is-query')?.dataset.index === '4'")
+    live.wait_for_function(DRAWN)
     table = live.eval_on_selector_all("#fig-005 tbody tr", "trs => trs.map(tr => tr.cells[3].textContent)")
     dials = needles(live)
     words = list(bench.DEFAULT_SENTENCE)

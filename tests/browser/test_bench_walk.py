@@ -11,6 +11,7 @@ import pytest
 
 from attention import bench_view
 from tests.browser.test_bench_figures import ax_nodes, open_page, polite_text
+from tests.browser.test_bench_page import DRAWN
 
 READY = '#fig-004 .runtime-status[data-state="ready"]'
 PARTS = ["carriage", "dials", "plate", "reservoir", "valves", "tray"]
@@ -34,7 +35,9 @@ def heard(page, text: str) -> list[str]:
 
 
 def table(page) -> dict[str, list[str]]:
-    """FIG-005's cells by column: q·k, ÷ √8, ÷ T, e^(z − max), weight, one per word."""
+    """FIG-005's cells by column: q·k, ÷ √8, ÷ T, e^(z − max), weight, one per word, once
+    every row is written (rows off screen are written once the page is idle: near.js)."""
+    page.wait_for_function(DRAWN)
     cells = page.eval_on_selector_all("#fig-005 tbody tr", """trs => trs.map(tr =>
         [...tr.querySelectorAll('td.num')].slice(1).map(td => td.textContent)
           .concat([tr.querySelector('.weight .num').textContent]))""")

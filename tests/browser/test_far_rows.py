@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from attention import bench_view
 from tests.browser.test_bench_figures import FORTY, live, use_sentence  # noqa: F401 (live: a fixture)
+from tests.browser.test_bench_page import DRAWN
 
 # Each row of FIG-005 as a reader (and a screen reader) gets it.
 ROWS = """() => [...document.querySelectorAll('#fig-005 tbody tr')].map(tr => {
@@ -99,6 +100,7 @@ def test_the_table_reads_as_the_same_states_table_written_whole(live, browser):
         page = context.new_page()
         page.goto(link)  # its table is written whole, from the link's one answer
         page.wait_for_function(f"() => ({ROWS})().length === 40 && ({ROWS})()[31].query")
+        page.wait_for_function(DRAWN)  # (its rows off screen are written once it is idle)
         assert page.evaluate(ROWS) == expected
         assert page.locator("#fig-005 table").aria_snapshot() == heard
     finally:

@@ -8,7 +8,7 @@ two other engines. Each test starts from a fresh page of a browser shared by the
 from __future__ import annotations
 
 from attention import bench, bench_view, figures
-from tests.browser.test_bench_page import expected_state
+from tests.browser.test_bench_page import DRAWN, expected_state
 from tests.engines.drivers import Engine
 
 PAGES = ["", "roles/", "mixture/", "lab/", "bench/", "claims/", "embed/", "embed/fig-002/",
@@ -92,6 +92,7 @@ def test_python_computes_fig_002_the_bench_and_the_lab_after_a_header_link(engin
     engine.click('#fig-004 input[name="head"][value="sink"]')
     engine.wait_for("() => document.querySelector('#fig-004 [data-bind=\"head\"]').textContent === 'sink'")
     want = expected_state(sentence=sentence, query=1, head="sink")
+    engine.wait_for(DRAWN)  # what is off screen is written once the page is idle (near.js)
     shown = engine.call("""() => ({
         weights: [...document.querySelectorAll('#fig-005 tbody tr .weight .num')].map((e) => e.textContent),
         readings: [...document.querySelectorAll('#fig-004 .dial .dial-reading')].map((e) => e.textContent),

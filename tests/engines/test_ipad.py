@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from attention import bench_view
+from tests.browser.test_bench_page import DRAWN
 from tests.engines.conftest import IPadRecorded, missing, recorded
 from tests.engines.drivers import WebKit
 
@@ -35,6 +36,7 @@ def computed_row(engine) -> None:
     engine.type_into("#bench-sentence", sentence, enter=True)
     engine.wait_for("() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]').textContent === 'it'",
                     timeout=90)
+    engine.wait_for(DRAWN)  # what is off screen is written once the page is idle (near.js)
     shown = engine.call("() => [...document.querySelectorAll('#fig-005 tbody tr .weight .num')].map((e) => e.textContent)")
     assert shown == [r["weight"]["text"] for r in bench_view.view(sentence=sentence)["rows"]]
 
