@@ -14,7 +14,7 @@ import pytest
 from attention import bench, bench_view, export, figures, lab, registry
 from sitebuild.serve import SiteHandler, SiteServer
 from tests.browser.conftest import read_until_saved, routable, serving, start, stop, watch, within
-from tests.browser.test_bench_page import expected_state, shown_state
+from tests.browser.test_bench_page import DRAWN, expected_state, shown_state
 
 STATUS = "#fig-002 .runtime-status"
 # The page's own answers module (its name carries the build's content hash), once it holds tables.
@@ -378,6 +378,8 @@ def test_a_phone_asks_before_downloading_python(browser, server):
     button.wait_for()
     assert button.inner_text().startswith("Load Python (") and workers == []
     w.page.click('#fig-005 tr[data-index="1"] button')  # one step away: answered at once
+    assert w.page.text_content('#fig-005 [data-bind="query-word"]') == "engineer"
+    w.page.wait_for_function(DRAWN)  # the drawing, off screen above the rows, once idle
     assert w.page.text_content('#fig-004 [data-bind="carriage-word"]') == "engineer"
     w.page.fill("#bench-sentence", "the pilot saw it")
     w.page.press("#bench-sentence", "Enter")  # needs Python: it says so, and still waits
