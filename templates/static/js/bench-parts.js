@@ -5,7 +5,6 @@
 
 import { dropAttrs, setAttr, setClass, setText } from "./dom.js";
 
-
 export function fillDial(g, x) {
   setAttr(g, "class", `dial ${x.state} c${x.colour} p${x.pattern}${x.best ? " best" : ""}`
     + `${x.pinned ? " pinned" : ""}${x.is_query ? " is-query" : ""}`);
@@ -79,13 +78,9 @@ function fillSwatch(span, colour, pattern) {
   setAttr(span, "class", `swatch c${colour} p${pattern}`);
 }
 
-/** A working-table row (FIG-005); its word is the button that makes it the query. */
-export function fillRow(tr, r) {
-  markRow(tr, r);
-  fillRowNumbers(tr, r);
-}
-
-/** A row's place and whether it is the query (the row a reader chose, and the one left). */
+/** A working-table row (FIG-005), in two parts (bench-render.js writes the second one later
+ * for a row off screen): its word is the button that makes it the query. Its place and
+ * whether it is the query (the row a reader chose, and the one left): */
 export function markRow(tr, r) {
   setAttr(tr, "data-index", r.index);
   setClass(tr, "is-query", r.is_query);

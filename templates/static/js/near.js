@@ -22,8 +22,7 @@ const busy = new Map(); // region → how many of its writes wait
 let asked = false;
 
 function hold(element, write, region) {
-  const held = pending.get(element);
-  if (held) release(element);
+  if (pending.has(element)) release(element);
   pending.set(element, [write, region]);
   busy.set(region, (busy.get(region) || 0) + 1);
   setAttr(region, "aria-busy", "true");
