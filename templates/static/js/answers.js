@@ -53,9 +53,16 @@ export const settled = () => Promise.all(tables.values());
  * `have` (the matrix the page holds, attention.delta) changes no state: the tables are keyed
  * without it, and their answers are whole. */
 export function lookup(json) {
-  const { have, ...request } = JSON.parse(json);
-  const answer = keys.get(canonical(request));
+  const answer = keys.get(keyOf(json));
   return answer === undefined ? undefined : structuredClone(answer);
+}
+
+/** Whether a table holds the answer to a request sent as JSON text (no copy made). */
+export const has = (json) => keys.has(keyOf(json));
+
+function keyOf(json) {
+  const { have, ...request } = JSON.parse(json);
+  return canonical(request);
 }
 
 // A link's state drawn from the tables brings its own neighbours: each state one click from a

@@ -66,7 +66,7 @@ function renderWalk(root, data) {
 export function renderTable(root, data) {
   const tbody = $(root, 'tbody[data-bind="rows"]');
   if (!tbody) return;
-  syncList(tbody, data.rows, () => part(root, "row"), () => {});
+  syncList(tbody, data.rows, () => part(root, "row")); // as many rows as words
   fillNear(tbody, data.rows, fillRowNumbers, markRow);
   for (const el of root.querySelectorAll('[data-bind="query-word"]')) setText(el, data.query.word);
 }

@@ -226,7 +226,7 @@ function unused(root, data) {
  * without computing. */
 function warmNext(store, data, warmed) {
   const { query, ...rest } = data.state;
-  const around = JSON.stringify({ ...rest, have: store.extras.have });
+  const around = JSON.stringify({ ...rest, extras: store.extras }); // what warm() sends, too
   if (warmed.around === around) return;
   warmed.around = around;
   const n = data.rows.length;
@@ -251,7 +251,7 @@ export function mount(root, store) {
   let drawn = null; // the answer last seen
   let before = null; // the data drawn last
   let without = false; // whether FIG-006 shows the matrix without the what-if steps
-  const warmed = { around: null }; // the state (but its query) whose next clicks Python has computed
+  const warmed = { around: null }; // the request (but its query) whose next clicks Python has computed
   store.subscribe((state) => {
     const asked = Boolean(state.matrixWithout); // the reader's toggle (whatif-matrix.js)
     if (state.answer && state.answer === drawn) { // no new answer: the toggle may have turned

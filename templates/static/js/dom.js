@@ -66,13 +66,14 @@ export function dropAttrs(element, ...names) {
 
 /**
  * Keep a container's children in step with a list: clone the part for new items, drop
- * surplus ones, then fill each child with its item (keyed by position).
+ * surplus ones, then fill each child with its item (keyed by position), if given a fill
+ * (without one, the caller fills them itself: near.js fills rows on screen first).
  */
 export function syncList(container, items, make, fill) {
   const children = container.children;
   while (children.length > items.length) children[children.length - 1].remove();
   while (children.length < items.length) container.append(make(children.length));
-  items.forEach((item, k) => fill(children[k], item, k));
+  if (fill) items.forEach((item, k) => fill(children[k], item, k));
 }
 
 /**

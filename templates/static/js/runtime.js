@@ -259,7 +259,7 @@ export function request(channel, payload, answer, onWait) {
  * replaces the list; a reader's request always goes first. */
 export function warm(payloads) {
   if (!worker || status.state !== "ready") return;
-  const jsons = payloads.map((payload) => answers.canonical(payload)).filter((json) => !answers.lookup(json));
+  const jsons = payloads.map((payload) => answers.canonical(payload)).filter((json) => !answers.has(json));
   worker.postMessage({ type: "warm", jsons });
 }
 
