@@ -61,13 +61,14 @@ function askIdle() {
 
 // element → whether it is near the screen (true until the observer's first report says)
 const near = new Map();
-const observer = new IntersectionObserver((entries) => {
+const placed = (entries) => {
   for (const { target, isIntersecting } of entries) {
     if (!near.has(target)) continue; // let go of meanwhile
     near.set(target, isIntersecting);
     if (isIntersecting && pending.has(target)) release(target)();
   }
-}, { rootMargin: NEAR });
+};
+const observer = new IntersectionObserver(placed, { rootMargin: NEAR });
 
 function isNear(element) {
   if (!near.has(element)) {
@@ -76,6 +77,10 @@ function isNear(element) {
   }
   return near.get(element);
 }
+
+// The observer's reports are made as a frame is drawn and delivered in a task of their own,
+// which a click right after that frame (a visit's first, say) can run before: take them now.
+const placeNow = () => placed(observer.takeRecords());
 
 /** Start watching where elements are, before anything is written into them: the first
  * answer (a visit's first click) then finds out which of them are far from the screen. */
@@ -97,6 +102,7 @@ function forget() {
  * it comes near; a newer write for the same element replaces one still waiting. `region` (the
  * element, or a table holding it) says aria-busy while any of its writes waits. */
 export function writeNear(element, write, region = element) {
+  placeNow();
   if (isNear(element)) {
     if (pending.has(element)) release(element);
     write();
@@ -112,6 +118,7 @@ export function writeNear(element, write, region = element) {
  * and the one it left); `fill(tr, item)` near the screen now, far from it later (writeNear).
  */
 export function fillNear(tbody, items, fill, now) {
+  placeNow();
   const rows = tbody.rows;
   for (let k = 0; k < items.length; k++) {
     const tr = rows[k];
