@@ -27,10 +27,11 @@ def minify_css(css: str) -> str:
 
 
 def trim_js(js: str) -> str:
-    r"""Drop indentation, blank lines and whole-line comments from a module (never code).
+    r"""Drop indentation, blank lines and whole-line comments from a module (never code); a
+    magic comment ("//#", read by the engine, such as V8's compile hint) stays.
 
-    >>> trim_js("// note\nconst a = 1;\n\n  /** doc */\n  return `x`;\n")
-    'const a = 1;\nreturn `x`;\n'
+    >>> trim_js("//# allFunctionsCalledOnLoad\n// note\nconst a = 1;\n\n  /** doc */\n  return `x`;\n")
+    '//# allFunctionsCalledOnLoad\nconst a = 1;\nreturn `x`;\n'
     """
     lines = js.split("\n")
     if any(line.count("`") % 2 for line in lines):  # a template literal spans lines: keep all
@@ -38,7 +39,7 @@ def trim_js(js: str) -> str:
     if any(line.rstrip().endswith("\\") for line in lines):  # a string continues: keep all
         return js
     kept = [line.strip() for line in lines]
-    kept = [line for line in kept if line and not line.startswith("//")
+    kept = [line for line in kept if line and (not line.startswith("//") or line.startswith("//#"))
             and not (line.startswith("/*") and line.find("*/") == len(line) - 2)]
     return "\n".join(kept) + "\n"
 

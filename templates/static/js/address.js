@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // The page's address follows the state on screen, so that a copied link reopens it. It is
 // written once the frame that shows the state is drawn and the page is idle:
 // history.replaceState is slow in Chromium (about 10 ms on a page's first call), and neither

@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // Precomputed answers: the bridge's own answers to every state one click away from what the
 // page first shows, computed when the site was built (sitebuild/answers.py). A request found
 // here is answered at once, before or after Python is ready; any other goes to Python.

@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // Fill one clone of a bench part (templates/figures/bench-parts.html) for its item of
 // Python's answer. Each function writes every attribute and text the Jinja macro of the same
 // name writes, so a filled clone is the markup the build writes for that state. They only

@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // Pure render functions for the bench's figures: they place the texts, classes and SVG
 // attributes that Python returned. Repeated parts are clones of the <template>s the build
 // wrote (bench-parts.js fills them); only what changed is written, and no layout is read.

@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // What if a step were missing, drawn on the bench (FIG-004): ghost needles, the stopcocks the
 // counterfactual opens, a second core sample and a note in words. Python computes every
 // position, angle and text (attention/bench_view.py, drawing.whatif); these functions only

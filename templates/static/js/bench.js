@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // The bench: every bench figure on a page shares one store, and Python computes each state.
 // This module wires the reader's actions to requests; bench-render.js draws the answers.
 

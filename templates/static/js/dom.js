@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // Small DOM helpers for render functions: clone a part the build wrote once in a <template>,
 // and write attributes and texts only when they change (no innerHTML, no layout reads).
 

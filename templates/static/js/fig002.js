@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // FIG-002 made live: choose a query row and Python recomputes the whole table.
 
 import { html, setAttr, setClass, setText } from "./dom.js";

@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // The lab: the reader moves the query, blocks keys and sets T; Python recomputes everything.
 
 import { dropAttrs, setAttr, setClass, setText, staleWhy } from "./dom.js";

@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // What is off screen is brought up to date a moment later. A click's frame then restyles,
 // lays out and paints what a reader can see, not a long table's every row and a drawing
 // scrolled out of sight. The rest is written when the page is idle (within ~120 ms), or when

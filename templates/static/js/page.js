@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // Mount every interactive figure of the page, start Python after first paint, keep the address
 // in step. nav.js swaps in the next page without reloading: it calls mountPage() again, and
 // the one runtime (runtime.js) and its precomputed answers (answers.js) stay for the visit.

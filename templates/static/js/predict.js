@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // Predict, then reveal: the reader commits to an answer, sees whether it was right, looks at
 // the lab (now on the zero query), and only then gets the explanation.
 

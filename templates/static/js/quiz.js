@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // Predict, then reveal, on the bench: the reader picks an answer before the explanation shows.
 // Questions, choices, answers and explanations come from Python (attention.quiz) for the
 // bench's current state; this module only asks for them and places them. The build wrote those

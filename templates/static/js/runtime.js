@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // The page's side of the Python runtime: one worker for the whole visit (it survives the page
 // swaps of nav.js), its status, and the requests routed to it. Requests are JSON in, JSON out;
 // per channel only the newest request is answered. A request among the precomputed answers

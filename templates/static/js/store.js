@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // A small state store: one per widget (or group of figures). It holds the newest answer
 // from Python and tells its subscribers when it changes.
 

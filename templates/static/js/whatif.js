@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // "What if a step were missing?": the real weight row beside the row with steps removed.
 // Python computes both (attention.whatif, in the figure's own answer); this module turns the
 // reader's toggles into requests on the figure's store and places the texts it gets back.
