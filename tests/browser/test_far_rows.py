@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from attention import bench_view
 from tests.browser.test_bench_figures import FORTY, live, use_sentence  # noqa: F401 (live: a fixture)
+from tests.browser.conftest import within
 from tests.browser.test_bench_page import DRAWN
 
 # Each row of FIG-005 as a reader (and a screen reader) gets it.
@@ -122,6 +123,7 @@ CLICK_AT_ARRIVAL = """() => { window.__arrival = new Promise((resolve) => {
       const row = document.querySelector('#fig-005 tr[data-index="3"]');
       resolve({table: document.querySelector('#fig-005 tbody').getAttribute('aria-busy'),
                drawing: document.querySelector('#fig-004 .bench-body').getAttribute('aria-busy'),
+               trained: document.getElementById('fig-008').getAttribute('aria-busy'),
                marked: row.classList.contains('is-query'),
                pressed: row.querySelector('button').getAttribute('aria-pressed'),
                top: row.getBoundingClientRect().top, screen: innerHeight});
@@ -146,13 +148,15 @@ def test_a_click_at_arrival_writes_what_is_far_below_the_first_screen_later(brow
         context.add_init_script(script=f"({CLICK_AT_ARRIVAL})()")
         page = context.new_page()
         page.goto(server + "bench/")
-        seen = page.evaluate("window.__arrival")
+        seen = page.evaluate(within(30, "() => window.__arrival"))
         assert seen["top"] > 2 * seen["screen"]  # the table is well below the first screen
         assert (seen["marked"], seen["pressed"]) == (True, "true")  # the reader's choice, at once
         assert (seen["table"], seen["drawing"]) == ("true", "true")  # the rest waits, and says so
+        assert seen["trained"] == "true"  # FIG-008, further below: its rows are not even fetched yet
         page.wait_for_function(DRAWN)  # ... for the page's first idle moment
         assert page.evaluate(ROWS) == core_rows({"query": 3})
-        word = page.evaluate("document.querySelector('#fig-004 [data-bind=\"carriage-word\"]').textContent")
-        assert word == bench_view.view(query=3)["query"]["word"]
+        word = bench_view.view(query=3)["query"]["word"]
+        assert page.evaluate("document.querySelector('#fig-004 [data-bind=\"carriage-word\"]').textContent") == word
+        assert page.evaluate("document.querySelector('#fig-008 [data-bind=\"query-word\"]').textContent") == word
     finally:
         context.close()

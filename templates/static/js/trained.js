@@ -1,8 +1,10 @@
+//# allFunctionsCalledOnLoad
 // FIG-008: a trained model's row beside the bench's hand-set row. Python answers the bench's
 // state (sentence, query, head) through the shared store; this module only picks the trained
 // rows out of the JSON files the build wrote, and computes nothing.
 
 import { dropAttrs, html, markStale, setAttr, setText } from "./dom.js";
+import { watchNear, writeNear } from "./near.js";
 
 /** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
  * FIG-008 shows the bench's state beside a trained head. page.js opens a link's state with it. */
@@ -166,6 +168,7 @@ export function mount(root, store) {
   const shown = JSON.parse(root.dataset.examples).find((e) => e.text === store.good.state.sentence);
   const idle = window.requestIdleCallback || ((f) => setTimeout(f, 200));
   if (shown) idle(() => load(root, cache, shown.file).catch(() => {}));
+  watchNear([root]); // where it is, known before the first answer
   const form = $(root, ".trained-controls");
   form.hidden = false;
   let data = null; // the newest bench answer's data; null until Python has answered
@@ -205,6 +208,6 @@ export function mount(root, store) {
     data = answer.data;
     store.good = answer.data;
     if (answer.data.state.trained !== undefined) picked = answer.data.state.trained || "";
-    draw();
+    writeNear(root, draw); // far below the bench's controls: drawn (and its rows fetched) once idle
   });
 }
