@@ -9,6 +9,7 @@ import pytest
 
 from attention import bench_view
 from tests.browser.colour import SVG, contrast, handle_is_upright, luminance
+from tests.browser.test_bench_page import DRAWN
 
 
 READY = '.runtime-status[data-state="ready"]'
@@ -52,6 +53,7 @@ def test_the_bench_svg_holds_only_what_the_page_shows_and_is_named_after_its_sta
     they do not pile up on a slide; the file's name says its state, as the CSV's does."""
     page = booted.open("bench/?t=0.5&shut=1")
     page.wait_for_selector("#fig-004 " + READY, timeout=60000)
+    page.wait_for_function(DRAWN)  # the drawing, off screen, is drawn once the page is idle
     shown = page.evaluate("""() => [...document.querySelectorAll('#fig-004 svg.bench-drawing text')]
         .filter(t => t.closest('[style*="display: none"]') === null && t.getClientRects().length > 0
                      && getComputedStyle(t).visibility !== 'hidden')
@@ -68,3 +70,24 @@ def test_the_bench_svg_holds_only_what_the_page_shows_and_is_named_after_its_sta
     assert [t for t in written if t] == shown
     assert sum("0.000" in t for t in shown) < sum("0.000" in t for t in page.evaluate(
         "() => [...document.querySelectorAll('#fig-004 svg.bench-drawing text')].map(t => t.textContent)"))
+
+
+def test_the_drawing_saved_right_after_a_click_shows_that_clicks_state(booted, tmp_path):
+    """A click on FIG-005 leaves the drawing, far above, to be drawn once the page is idle
+    (near.js); "Drawing as SVG" pressed before then saves the state on screen, which its file
+    name states, not the one before the click."""
+    page = booted.open("bench/")
+    page.wait_for_selector("#fig-004 " + READY, timeout=60000)
+    page.evaluate("document.querySelector('#fig-005 tr[data-index=\"2\"] button').scrollIntoView({block: 'center'})")
+    page.wait_for_function(DRAWN)
+    with page.expect_download() as info:
+        page.evaluate("""() => {  // one task: the page has no idle moment in between
+          document.querySelector('#fig-005 tr[data-index="2"] button').click();
+          [...document.querySelectorAll('#fig-004 .share button')]
+            .find((b) => b.textContent === 'Drawing as SVG').click();
+        }""")
+    assert info.value.suggested_filename == "attention-bench-fig-004-coreference-q2-T1.svg"
+    info.value.save_as(tmp_path / "bench.svg")
+    root = ET.parse(tmp_path / "bench.svg").getroot()
+    carriage = next(t for t in root.iter(f"{SVG}text") if t.get("data-bind") == "carriage-word")
+    assert "".join(carriage.itertext()).strip() == bench_view.view(query=2)["query"]["word"] == "fixed"

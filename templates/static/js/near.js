@@ -113,6 +113,14 @@ export function writeNear(element, write, region = element) {
   }
 }
 
+/** Write now whatever waits inside `root` or around it: what is read off the page (a drawing
+ * saved as a file) must be the state on screen, not the one before the last click. */
+export function writeNow(root) {
+  for (const element of [...pending.keys()]) {
+    if (root.contains(element) || element.contains(root)) release(element)();
+  }
+}
+
 /**
  * Fill tbody's rows (already in step with `items`): `now(tr, item)` at once for every row, for
  * what must never lag (the query's mark, a button's pressed state: the row a reader just chose,

@@ -3,6 +3,7 @@
 
 import { flush as addressNow } from "./address.js";
 import { html, setAttr, setText, svg as svgElement } from "./dom.js";
+import { writeNow } from "./near.js";
 import { watchScrolling } from "./scrolling.js";
 import * as runtime from "./runtime.js";
 import { inLightPalette } from "./theme.js";
@@ -178,6 +179,7 @@ export function mount(root) {
   }
   if (drawing) {
     tools.push(button("Drawing as SVG", () => {
+      writeNow(root); // a drawing off screen may not show the last click's state yet
       if ("export" in root.dataset) exportNumbers(root, "svg", status, drawing);
       else {
         download(`attention-bench-${root.dataset.embed}.svg`, "image/svg+xml", standaloneSvg(drawing));
