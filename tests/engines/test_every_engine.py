@@ -85,8 +85,12 @@ def test_python_computes_fig_002_the_bench_and_the_lab_after_a_header_link(engin
     ready(engine, "fig-004")
     sentence = "the pilot saw the doctor before she left"
     engine.type_into("#bench-sentence", sentence, enter=True)
-    engine.wait_for("(w) => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]').textContent === w",
-                    bench_view.view(sentence=sentence)["query"]["word"])
+    # The new sentence's rows, all drawn: its query word alone is also the first sentence's
+    # ('she'), and a click aimed before the answer landed a row below once it moved the table.
+    engine.wait_for("(s) => [...document.querySelectorAll('#fig-005 tbody .row-choice')].map((e) => e.textContent).join(' ') === s",
+                    sentence)
+    engine.wait_for(DRAWN)
+    assert engine.text('#fig-004 [data-bind="carriage-word"]') == bench_view.view(sentence=sentence)["query"]["word"]
     engine.click('#fig-005 tr[data-index="1"] button')
     engine.wait_for("() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]').textContent === 'pilot'")
     engine.click('#fig-004 input[name="head"][value="sink"]')
