@@ -12,11 +12,16 @@ from attention import registry as figure_registry
 from attention.numbers import spelled
 
 HEIGHTS = Path(__file__).with_name("embed_heights.json")  # written by tools/measure-embed-heights
+# The width a snippet's height is measured at: a course page's column (an LMS page, a Jupyter
+# Book, MkDocs) is 700 to 900 px wide, not a whole 1280 px window. Measured at 1280, FIG-005
+# needed 29 px more than its snippet gave in an 800 px column, and lost its last lines.
+COLUMN_PX = 768
+PHONE_PX = 360
 
 
 @functools.cache
 def heights() -> dict[str, dict[str, int]]:
-    """Return the measured heights: ``{embed id: {"desktop": px, "phone": px}}``."""
+    """Return the measured heights: ``{embed id: {"column": px, "phone": px}}``."""
     return json.loads(HEIGHTS.read_text(encoding="utf-8"))
 
 
@@ -43,8 +48,10 @@ class Embed:
 
     @property
     def height(self) -> int:
-        """Return the snippet's height: the figure measured at desktop width."""
-        return heights()[self.id]["desktop"]
+        """Return the snippet's height: the figure measured in a frame as wide as a course
+        page's usual column (COLUMN_PX). A wider frame leaves a band below the figure; a
+        narrower one, a phone's, needs the resize script (phone_height)."""
+        return heights()[self.id]["column"]
 
     @property
     def phone_height(self) -> int:

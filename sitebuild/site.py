@@ -228,7 +228,7 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
         formulas=lambda text: Markup(formulas_in_text(text)))
     rendered.append(Rendered(inputs.claims_page, claims_body))
     guide = env.get_template("embed-guide.html").render(
-        embeds=embeds.registry(), root="../", chapters={c.slug: c for c in nav})
+        embeds=embeds.registry(), column_px=embeds.COLUMN_PX, root="../", chapters={c.slug: c for c in nav})
     rendered.append(Rendered(inputs.guide_page, guide))
     layout = env.get_template("layout.html")
     out = {}

@@ -74,7 +74,7 @@ def test_a_new_figure_is_a_record_a_data_builder_and_a_template(tmp_path, monkey
     takes for the site to draw it on an embed page of its own and list it in the guide."""
     figure = registry.Figure("FIG-009", "roles", "A figure made up for a test", _throwaway, live=False)
     monkeypatch.setattr(registry, "FIGURES", (*registry.FIGURES, figure))
-    measured = {**embeds.heights(), "fig-009": {"desktop": 200, "phone": 300}}
+    measured = {**embeds.heights(), "fig-009": {"column": 200, "phone": 300}}
     monkeypatch.setattr(embeds, "heights", lambda: measured)  # tools/measure-embed-heights writes it
     templates = tmp_path / "templates"
     shutil.copytree(TEMPLATES, templates)
