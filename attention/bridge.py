@@ -133,17 +133,6 @@ def handle_json(text) -> str:
     return _answer_text_uncached(text)
 
 
-def warm_json(text: str) -> None:
-    """Compute and remember the answer to a request the page expects next (the worker calls it
-    while idle), without handing the text back: the reader's click then finds it.
-
-    >>> warm_json('{"figure": "fig-002", "query": "grid"}')
-    >>> _answer_text.cache_info().currsize > 0
-    True
-    """
-    handle_json(text)
-
-
 @functools.lru_cache(maxsize=64)  # every query of a 40-word sentence, and a few states more
 def _answer_text(text: str) -> str:
     """handle_json for request text, remembered."""

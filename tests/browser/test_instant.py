@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import re
 import time
+from urllib.parse import quote
 
 import pytest
 
@@ -135,6 +136,50 @@ def test_every_control_one_step_away_is_answered_without_python(fresh):
     # Every answer above came from the tables: Python never got to answer one.
     assert fresh.page.get_attribute("#fig-003 .runtime-status", "data-state") in ("idle", "loading")
     held.release()
+
+
+FORTY = " ".join(["the", "pilot", "saw", "it", "and", "she", "left", "the", "car"] * 4 + ["the"] * 4)
+# Resolves once the page keeps n answers Python computed ahead and sent it (answers.js).
+COMPUTED = within(60, """async (n) => { const url = performance.getEntriesByType('resource').map(e => e.name)
+  .find(n => /\\/static\\/js\\/answers\\.[0-9a-f]{10}\\.js$/.test(n));
+  const answers = await import(url);
+  while (answers.computedSize() < n) await new Promise((r) => setTimeout(r, 20));
+  return answers.computedSize(); }""")
+# Click a row on screen, and read in the click's own task: what is there was drawn without
+# waiting for any message (Python's included).
+CLICK_THEN_READ = within(10, """([click, reads]) => new Promise(resolve => {
+  const target = document.querySelector(click);
+  target.scrollIntoView({block: "center"});
+  requestAnimationFrame(() => requestAnimationFrame(() => {
+    target.click();
+    resolve(reads.map(s => [...document.querySelectorAll(s)].map(e => e.textContent)));
+  }));
+})""")
+
+
+def test_a_row_python_computed_ahead_is_drawn_in_the_clicks_own_task(fresh):
+    """At 40 words no table holds the bench's states: once the page has waited, Python has
+    computed every other row ahead and sent each answer to the page, so a click on one is
+    drawn in its own task, with no trip to the worker, and with the core's numbers."""
+    page = fresh.page
+    page.goto(fresh.base + "bench/?sentence=" + quote(FORTY))  # nothing else computed ahead
+    page.wait_for_selector('#fig-004 .runtime-status[data-state="ready"]', timeout=60000)
+    page.wait_for_function("() => document.querySelectorAll('#fig-005 tbody tr').length === 40")
+    heads = len(bench.HEADS) - 1
+    assert page.evaluate(COMPUTED, 39 + heads) == 39 + heads  # every other row and head
+    before = bench_view.view(sentence=FORTY)
+    for row in (33, 12):  # each word unlike the one before: 'it', then 'left', then 'it'
+        near = [f'#fig-005 tr[data-index="{k}"] .weight .num' for k in range(row - 2, row + 3)]
+        shown = page.evaluate(CLICK_THEN_READ, [f'#fig-005 tr[data-index="{row}"] button',
+                                                 ['#fig-005 [data-bind="query-word"]', *near]])
+        core = bench_view.view(sentence=FORTY, query=row)
+        assert core["query"]["word"] != before["query"]["word"]
+        assert shown == [[core["query"]["word"]]] + [[core["rows"][k]["weight"]["text"]]
+                                                      for k in range(row - 2, row + 3)], row
+        before = core
+    page.wait_for_function(DRAWN)
+    assert shown_state(page) == expected_state(sentence=FORTY, query=12)
+    assert page.get_attribute("#fig-004 .runtime-status", "data-state") == "ready"
 
 
 def test_a_state_outside_the_table_says_python_will_compute_it(fresh):

@@ -92,6 +92,33 @@ export function near(figure, address) {
   });
 }
 
+// Answers Python computed ahead in this visit (runtime.warm), as it wrote them: request text →
+// answer text. The bridge's answer depends on the request's text alone (attention.bridge
+// keeps its own by the same key), so one found here is the one Python would send.
+const computed = new Map();
+const COMPUTED = 64; // the newest, as many as the bridge keeps: every row of a 40-word sentence
+
+/** Keep Python's answer to a request it computed ahead (the oldest kept goes). */
+export function keepComputed(json, answer) {
+  computed.delete(json);
+  computed.set(json, answer);
+  if (computed.size > COMPUTED) computed.delete(computed.keys().next().value);
+}
+
+/** Python's answer to this exact request text, computed ahead, as a fresh object, or undefined. */
+export function takeComputed(json) {
+  const answer = computed.get(json);
+  if (answer === undefined) return undefined;
+  keepComputed(json, answer); // the newest again
+  return JSON.parse(answer);
+}
+
+/** Whether Python's answer to this request text was computed ahead and is kept. */
+export const hasComputed = (json) => computed.has(json);
+
+/** How many answers Python computed ahead are kept (for tests). */
+export const computedSize = () => computed.size;
+
 /** How many precomputed answers this page knows (for tests and the benchmark). */
 export const size = () => keys.size;
 

@@ -118,6 +118,8 @@ function onMessage({ data }) {
     setStatus({ state: "ready", loaded: size(), countArgs: data.countArgs });
     remember(RAN);
     for (const channel of [...waiting.keys()]) pump(channel);
+  } else if (data.type === "ahead") {
+    answers.keepComputed(data.json, data.answer);
   } else if (data.type === "failed") {
     fail(data.reason);
   } else if (data.type === "answer") {
@@ -249,18 +251,21 @@ export function request(channel, payload, answer, onWait) {
   newest.set(channel, id);
   waiting.delete(channel);
   const known = answers.lookup(json);
+  const computed = known ? undefined : answers.takeComputed(json);
   if (known) answer(known, "table"); // drawn within this frame
+  else if (computed) answer(computed, "python"); // as Python answered it ahead: this frame too
   else if (answers.loading()) answers.settled().then(() => route(channel, id, json, answer, onWait));
   else route(channel, id, json, answer, onWait);
 }
 
 /** Have Python compute, while it has nothing else to do, the answers to requests the reader
- * may make next (the states one click away that no table holds): it keeps the newest few
- * dozen answers by their text, so such a click is answered without computing. A later call
- * replaces the list; a reader's request always goes first. */
+ * may make next (the states one click away that no table holds): each comes back to be kept
+ * here by its text (answers.keepComputed), so such a click is answered in its own task. A
+ * later call replaces the list; a reader's request always goes first. */
 export function warm(payloads) {
   if (!worker || status.state !== "ready") return;
-  const jsons = payloads.map((payload) => answers.canonical(payload)).filter((json) => !answers.has(json));
+  const jsons = payloads.map((payload) => answers.canonical(payload))
+    .filter((json) => !answers.has(json) && !answers.hasComputed(json));
   worker.postMessage({ type: "warm", jsons });
 }
 

@@ -4,7 +4,6 @@
 // instead of timing out while the download is still going.
 
 let handle = null;
-let warm = null; // computes an answer and keeps it, returning nothing (attention.bridge.warm_json)
 let loaded = 0;
 let active = 0; // downloads under way
 let lastByte = Date.now();
@@ -108,7 +107,6 @@ async function boot({ indexURL, wheelURL, ios }) {
   t = timed("import numpy", t);
   const bridge = pyodide.pyimport("attention.bridge");
   handle = bridge.handle_json; // kept: no runPython per request
-  warm = bridge.warm_json;
   timed("import attention", t);
   // how Python counts a function's arguments: in JavaScript (iOS), or with wasm-gc (0 = none)
   return pyodide._module._PyEM_CountArgsPtr ? "wasm-gc" : "javascript";
@@ -124,16 +122,17 @@ function why(error) {
 }
 
 // Requests the page expects next (runtime.warm): computed one at a time, each in a task of
-// its own, so that a reader's request, a message, waits for at most one of them. Python keeps
-// the answers (attention.bridge remembers the newest by their text); nothing is sent back.
+// its own, so that a reader's request, a message, waits for at most one of them. Each answer
+// goes to the page as it is made: the reader's click then finds it there and is drawn in its
+// own task, without a trip here and back (nor a wait behind the next one being computed).
 let ahead = [];
 let aheadTimer = 0;
 function warmNext() {
   aheadTimer = 0;
   const json = ahead.shift();
-  if (json === undefined || !warm) return;
+  if (json === undefined || !handle) return;
   try {
-    warm(json);
+    self.postMessage({ type: "ahead", json, answer: handle(json) });
   } catch { /* a request that fails fails again when it is made, and says why then */ }
   if (ahead.length) aheadTimer = setTimeout(warmNext, 0);
 }
