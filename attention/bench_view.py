@@ -75,9 +75,7 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
         "temperature": {"value": t, "text": typed(t)}, "slider": lab.slider_position(t),
         "shut": [j for j in range(n) if closed[j]],
         "rows": rows,
-        "matrix": head_state.matrix,
-        "masks": head_state.masks,
-        "empty": head_state.empty,
+        **_head_matrix(tuple(words), head, t, tuple(closed)),
         "drawing": drawing,
         "summary": summary,
         "announce": f"{head} head, T = {typed(t)}: {summary}",
@@ -136,29 +134,41 @@ class _HeadState(NamedTuple):
     trace: object  # the attention.ops.Trace of every row
     Q: np.ndarray  # (n, d_k)
     K: np.ndarray  # (n, d_k)
-    matrix: tuple  # per row, per column: None (masked) or (weight text, shade level 0..10)
-    masks: tuple  # per row a string: "a" allowed, "f" later word (causal mask), "s" shut
     empty: tuple  # per row: True when every key the row may use is shut
 
 
 @functools.lru_cache(maxsize=16)
 def _head_state(words: tuple, head: str, t: float, closed: tuple) -> _HeadState:
-    """Run a head over the whole sentence once; clicking through queries reuses it."""
-    n = len(words)
-    causal = bench.causal_mask(n)  # (n, n)
+    """Run a head over the whole sentence once; clicking through queries reuses it (and
+    FIG-007's cards run every head, for the current query's row alone)."""
+    causal = bench.causal_mask(len(words))  # (n, n)
     allowed = causal & ~np.array(closed)[None, :]  # (n, n); a shut key is shut for every query
     empty = ~allowed.any(axis=1)  # (n,); rows left with nothing, drawn as such in the matrix
     tr = bench.trace(list(words), head, t, mask=np.where(empty[:, None], causal, allowed))
     X = bench.encode(list(words))  # (n, 11)
     h = bench.HEADS[head]
-    texts = fixed_all(tr.weights.ravel()).reshape(n, n) if n else []  # (n, n)
-    levels = np.rint(tr.weights * 10).astype(int)  # (n, n)
+    return _HeadState(causal, allowed, tr, X @ h.W_Q, X @ h.W_K, tuple(bool(e) for e in empty))
+
+
+@functools.lru_cache(maxsize=16)
+def _head_matrix(words: tuple, head: str, t: float, closed: tuple) -> dict:
+    """FIG-006's matrix for the head on screen, as text: written for that head alone (at 40
+    words, 1,600 numbers; the other heads' cards need one row of theirs).
+
+    "matrix": per row, per column, None (masked) or [weight text, shade level 0..10];
+    "masks": per row a string, "a" allowed, "f" later word (causal mask), "s" shut;
+    "empty": per row, True when every key the row may use is shut.
+    """
+    hs = _head_state(words, head, t, closed)
+    n = len(words)
+    allowed, causal, empty = hs.allowed, hs.causal, hs.empty
+    texts = fixed_all(hs.trace.weights.ravel()).reshape(n, n) if n else []  # (n, n)
+    levels = np.rint(hs.trace.weights * 10).astype(int)  # (n, n)
     matrix = tuple(tuple(None if not allowed[r, c] or empty[r] else (texts[r][c], int(levels[r, c]))
                          for c in range(n)) for r in range(n))
     masks = tuple("".join("a" if allowed[r, c] else "f" if not causal[r, c] else "s"
                           for c in range(n)) for r in range(n))
-    return _HeadState(causal, allowed, tr, X @ h.W_Q, X @ h.W_K, matrix, masks,
-                      tuple(bool(e) for e in empty))
+    return {"matrix": matrix, "masks": masks, "empty": empty}
 
 
 def matrix_weights(sentence=None, head="coreference", temperature="1", slider=None,
