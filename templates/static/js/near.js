@@ -9,7 +9,9 @@
 
 import { dropAttrs, setAttr } from "./dom.js";
 
-const whenIdle = window.requestIdleCallback // (WebKit has none: a moment after the frame)
+/** Call f(deadline) in the page's next idle moment, within ~120 ms (WebKit has no
+ * requestIdleCallback: a moment after the frame, and no deadline). */
+export const whenIdle = window.requestIdleCallback
   ? (f) => requestIdleCallback(f, { timeout: 120 }) : (f) => setTimeout(() => f(null), 40);
 // Near: on the screen. The rest is written in the first idle moment after the click's frame
 // (tens of ms), before a reader can scroll to it; a row scrolled to sooner is written in the
@@ -117,7 +119,9 @@ export function writeNear(element, write, region = element) {
  * saved as a file) must be the state on screen, not the one before the last click. */
 export function writeNow(root) {
   for (const element of [...pending.keys()]) {
-    if (root.contains(element) || element.contains(root)) release(element)();
+    if (!root.contains(element) && !element.contains(root)) continue;
+    const write = release(element);
+    if (element.isConnected) write();
   }
 }
 

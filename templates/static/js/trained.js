@@ -4,7 +4,7 @@
 // rows out of the JSON files the build wrote, and computes nothing.
 
 import { dropAttrs, html, markStale, setAttr, setText } from "./dom.js";
-import { watchNear, writeNear } from "./near.js";
+import { watchNear, whenIdle, writeNear } from "./near.js";
 
 /** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
  * FIG-008 shows the bench's state beside a trained head. page.js opens a link's state with it. */
@@ -166,8 +166,7 @@ export function mount(root, store) {
   // The rows of the sentence on screen are fetched once the page is idle: the first click
   // that needs them then finds them on their way (starting a fetch is slow in a busy frame).
   const shown = JSON.parse(root.dataset.examples).find((e) => e.text === store.good.state.sentence);
-  const idle = window.requestIdleCallback || ((f) => setTimeout(f, 200));
-  if (shown) idle(() => load(root, cache, shown.file).catch(() => {}));
+  if (shown) whenIdle(() => load(root, cache, shown.file).catch(() => {}));
   watchNear([root]); // where it is, known before the first answer
   const form = $(root, ".trained-controls");
   form.hidden = false;
