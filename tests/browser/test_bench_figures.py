@@ -326,7 +326,9 @@ DIAL_INK = """() => {
   return {plate: document.querySelector('#fig-004 .plate rect').getBoundingClientRect().top,
           dials: [...document.querySelectorAll('#fig-004 .dial')].map(g => ({
     face: rect(g.querySelector('.dial-face')),
-    hub: Math.max(rect(g.querySelector('.hub'))[3], rect(g.querySelector('.needle'))[3]),
+    hub: Math.max(rect(g.querySelector('.hub'))[3], rect(g.querySelector('.needle'))[3],
+      ...[...document.querySelectorAll(`#fig-004 .ghost[data-index="${g.dataset.index}"] .ghost-tip`)]
+        .map((tip) => rect(tip)[3] + parseFloat(getComputedStyle(tip).strokeWidth) / 2 * tip.getScreenCTM().d)),
     word: glyphs(g.querySelector('.dial-word')), reading: glyphs(g.querySelector('.dial-reading')) }))};
 }"""
 
@@ -370,11 +372,13 @@ def test_at_360_px_each_dials_word_and_reading_sit_right_under_it(booted, senten
         assert between == [], (k, between)  # nothing of another dial's between it and its word
 
 
-def test_at_360_px_a_dials_word_and_reading_clear_its_needle_each_other_and_the_plate(booted):
+@pytest.mark.parametrize("path", ["bench/", "bench/?without=scale"])
+def test_at_360_px_a_dials_word_and_reading_clear_its_needle_each_other_and_the_plate(booted, path):
     """On a phone the labels are set large and every other dial drops a line: the glyphs must
     still stand clear, the word of its own dial's hub and needle (lying flat for a far key),
-    the reading of its word, and the dropped row's readings of the plate below them."""
-    page = booted.open("bench/", width=360)
+    and of the what-if's dashed needle's tip; the reading of its word; and the dropped row's
+    readings of the plate below them."""
+    page = booted.open(path, width=360)
     page.wait_for_selector(READY, timeout=60000)
     ink = page.evaluate(DIAL_INK)
     assert len(ink["dials"]) == 8
