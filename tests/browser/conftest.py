@@ -115,6 +115,16 @@ SETTLED = """() => !document.querySelector('[aria-busy="true"]')
   && document.getAnimations().every((a) => a.playState !== 'running')"""
 
 
+def until(page, script: str, arg=None, timeout_s: float = 30):
+    """Poll an async page function until it returns true (wait_for_function takes a Promise
+    for a truthy value)."""
+    for _ in range(int(timeout_s * 10)):
+        if page.evaluate(script, arg):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"never true: {script}")
+
+
 def within(seconds: float, script: str) -> str:
     """The page function script, which returns a Promise, made to fail once it has waited
     seconds. Playwright's evaluate has no time limit: it waits on a page's Promise for ever,

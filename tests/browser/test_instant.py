@@ -14,28 +14,32 @@ import pytest
 
 from attention import bench, bench_view, export, figures, lab, registry
 from sitebuild.serve import SiteHandler, SiteServer
-from tests.browser.conftest import read_until_saved, routable, serving, start, stop, watch, within
+from tests.browser.conftest import read_until_saved, routable, serving, start, stop, until, watch, within
+from tests.browser.test_bench_figures import FORTY
 from tests.browser.test_bench_page import DRAWN, expected_state, shown_state
 
 STATUS = "#fig-002 .runtime-status"
-# The page's own answers module (its name carries the build's content hash), once it holds tables.
-TABLES_IN = """async () => { const url = performance.getEntriesByType('resource').map(e => e.name)
-  .find(n => /\\/static\\/js\\/answers\\.[0-9a-f]{10}\\.js$/.test(n));
-  return !!url && (await import(url)).size() > 0; }"""
+# The page's own answers module (its name carries the build's content hash), or undefined.
+ANSWERS_URL = """performance.getEntriesByType('resource').map(e => e.name)
+  .find(n => /\\/static\\/js\\/answers\\.[0-9a-f]{10}\\.js$/.test(n))"""
+# Whether that module holds tables (polled with until(): a Promise is truthy to wait_for_function).
+TABLES_IN = f"""async () => {{ const url = {ANSWERS_URL};
+  return !!url && (await import(url)).size() > 0; }}"""
 MOUNTED = ".fig-hint:not([hidden])"  # a live figure shows its hint once its controls work
 
 # Click, then read the given elements' texts in the next animation frame (before its paint).
 # A reader clicks what is on screen: the target is brought to the screen's middle first (what
 # is far from the screen is drawn once the page is idle: near.js), then clicked, and what the
-# reads select is read just before the next frame.
-CLICK_THEN_FRAME = within(10, """([click, reads]) => new Promise(resolve => {
+# reads select is read just before the next frame; or, given a third item true, in the click's
+# own task (what is there was drawn without waiting for any message, Python's included).
+CLICK_THEN_FRAME = within(10, """([click, reads, inTask]) => new Promise(resolve => {
   const target = document.querySelector(click);
   target.scrollIntoView({block: "center"});
   requestAnimationFrame(() => requestAnimationFrame(() => {
     if (target.click) target.click();  // an SVG stopcock has no click(): dispatch one
     else target.dispatchEvent(new MouseEvent("click", {bubbles: true, cancelable: true}));
-    requestAnimationFrame(() => resolve(reads.map(s =>
-      [...document.querySelectorAll(s)].map(e => e.textContent))));
+    const read = () => resolve(reads.map(s => [...document.querySelectorAll(s)].map(e => e.textContent)));
+    if (inTask) read(); else requestAnimationFrame(read);
   }));
 })""")
 
@@ -64,7 +68,7 @@ def held_back(w, path: str, ready: str) -> Held:
     """Open path with Python held back; return once its tables are in and ready is shown."""
     held = Held(w.page)
     w.page.goto(w.base + path)
-    w.page.wait_for_function(TABLES_IN)
+    until(w.page, TABLES_IN)
     w.page.wait_for_selector(ready)
     return held
 
@@ -122,7 +126,7 @@ def test_every_control_one_step_away_is_answered_without_python(fresh):
         page.evaluate(CLICK_THEN_FRAME, [valve, [word]])
         assert "open" in page.get_attribute(valve, "class")
     page.goto(fresh.base + "lab/")
-    page.wait_for_function(TABLES_IN)
+    until(page, TABLES_IN)
     page.wait_for_selector(".lab-controls:not([hidden])")
     page.wait_for_selector(".predict-choices:not([hidden])")
     out = '#fig-003 [data-bind="output"]'
@@ -138,23 +142,9 @@ def test_every_control_one_step_away_is_answered_without_python(fresh):
     held.release()
 
 
-FORTY = " ".join(["the", "pilot", "saw", "it", "and", "she", "left", "the", "car"] * 4 + ["the"] * 4)
-# Resolves once the page keeps n answers Python computed ahead and sent it (answers.js).
-COMPUTED = within(60, """async (n) => { const url = performance.getEntriesByType('resource').map(e => e.name)
-  .find(n => /\\/static\\/js\\/answers\\.[0-9a-f]{10}\\.js$/.test(n));
-  const answers = await import(url);
-  while (answers.computedSize() < n) await new Promise((r) => setTimeout(r, 20));
-  return answers.computedSize(); }""")
-# Click a row on screen, and read in the click's own task: what is there was drawn without
-# waiting for any message (Python's included).
-CLICK_THEN_READ = within(10, """([click, reads]) => new Promise(resolve => {
-  const target = document.querySelector(click);
-  target.scrollIntoView({block: "center"});
-  requestAnimationFrame(() => requestAnimationFrame(() => {
-    target.click();
-    resolve(reads.map(s => [...document.querySelectorAll(s)].map(e => e.textContent)));
-  }));
-})""")
+# Whether the page keeps n answers Python computed ahead and sent it (answers.js; until()).
+COMPUTED = f"""async (n) => {{ const url = {ANSWERS_URL};
+  return !!url && (await import(url)).computedSize() >= n; }}"""
 
 
 def test_a_row_python_computed_ahead_is_drawn_in_the_clicks_own_task(fresh):
@@ -166,12 +156,12 @@ def test_a_row_python_computed_ahead_is_drawn_in_the_clicks_own_task(fresh):
     page.wait_for_selector('#fig-004 .runtime-status[data-state="ready"]', timeout=60000)
     page.wait_for_function("() => document.querySelectorAll('#fig-005 tbody tr').length === 40")
     heads = len(bench.HEADS) - 1
-    assert page.evaluate(COMPUTED, 39 + heads) == 39 + heads  # every other row and head
+    until(page, COMPUTED, 39 + heads, timeout_s=60)  # every other row and head
     before = bench_view.view(sentence=FORTY)
     for row in (33, 12):  # each word unlike the one before: 'it', then 'left', then 'it'
         near = [f'#fig-005 tr[data-index="{k}"] .weight .num' for k in range(row - 2, row + 3)]
-        shown = page.evaluate(CLICK_THEN_READ, [f'#fig-005 tr[data-index="{row}"] button',
-                                                 ['#fig-005 [data-bind="query-word"]', *near]])
+        shown = page.evaluate(CLICK_THEN_FRAME, [f'#fig-005 tr[data-index="{row}"] button',
+                                                  ['#fig-005 [data-bind="query-word"]', *near], True])
         core = bench_view.view(sentence=FORTY, query=row)
         assert core["query"]["word"] != before["query"]["word"]
         assert shown == [[core["query"]["word"]]] + [[core["rows"][k]["weight"]["text"]]
@@ -246,7 +236,7 @@ def test_without_javascript_a_linked_figure_says_its_state_needs_javascript(no_j
 def test_fig_001_numbers_download_without_starting_python(fresh):
     page = fresh.page
     page.goto(fresh.base + "roles/")
-    page.wait_for_function(TABLES_IN)
+    until(page, TABLES_IN)
     page.click("#fig-001 .share summary")
     with page.expect_download() as info:
         page.click("#fig-001 .share button:has-text('Numbers as CSV')")
@@ -471,7 +461,7 @@ def test_a_what_if_toggle_before_python_is_ready_shows_the_cores_numbers(fresh):
     page = fresh.page
     held = Held(page)
     page.goto(fresh.base + "bench/")
-    page.wait_for_function(TABLES_IN)
+    until(page, TABLES_IN)
     page.wait_for_selector("#fig-004 .whatif-toggles:not([hidden])")
     page.wait_for_selector('#fig-004 .runtime-status[data-state="loading"]')
     reads = ['#fig-004 [data-whatif="cf"]', '#fig-004 [data-whatif="sentence"]',
@@ -485,7 +475,7 @@ def test_a_what_if_toggle_before_python_is_ready_shows_the_cores_numbers(fresh):
         assert len(shown[2]) == sum(k["open"] for k in w["keys"])  # a ghost per open key
         page.evaluate(CLICK_THEN_FRAME, [box, reads])  # untick: the first state, from the table
     page.goto(fresh.base + "lab/")
-    page.wait_for_function(TABLES_IN)
+    until(page, TABLES_IN)
     page.wait_for_selector("#fig-003 .whatif-toggles:not([hidden])")
     for step in ("scale", "shift"):
         box = f'#fig-003 .whatif input[value="{step}"]'

@@ -8,7 +8,7 @@ from html import unescape
 import pytest
 
 from sitebuild.site import build, csp
-from tests.browser.conftest import WORKER_READY, read_until_saved, serving, watch
+from tests.browser.conftest import WORKER_READY, read_until_saved, serving, until, watch
 from tests.pagetext import PAGES
 
 READY = '.runtime-status[data-state="ready"]'
@@ -62,16 +62,6 @@ def test_the_policy_is_enforced(browser, server):
     assert page.evaluate("window.__ran") is None
     assert page.evaluate("window.__violations")[0].startswith("script-src")
     context.close()
-
-
-def until(page, script: str, arg=None, timeout_s: float = 30):
-    """Poll an async page function until it returns true (wait_for_function takes a Promise
-    for a truthy value)."""
-    for _ in range(int(timeout_s * 10)):
-        if page.evaluate(script, arg):
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError(f"never true: {script}")
 
 
 CACHED = """async ([name, count]) => { const key = (await caches.keys()).find(k => k.includes(name));
