@@ -13,6 +13,7 @@ from axe_playwright_python.sync_playwright import Axe
 
 from attention import bench_view, lab, quiz
 from tests.browser.conftest import SharedPage, settle, watch
+from tests.browser.test_bench_page import DRAWN
 
 
 LAB_READY = '#fig-003 .runtime-status[data-state="ready"]'
@@ -25,13 +26,16 @@ def page(booted):
 
 
 def open_page(w, path, ready, sentence):
-    """Open a page and wait until the panel shows the sentence the core expects."""
+    """Open a page and wait until the panel shows the sentence the core expects and every
+    figure is drawn: the panel is written at once, but a drawing off screen (FIG-004's valves,
+    its what-if needles) is brought up to date when the page is idle (near.js), later under load."""
     w.open(path) if isinstance(w, SharedPage) else w.page.goto(w.base + path)
     w.page.wait_for_selector(ready, timeout=60000)
     panel = "#fig-003 .whatif" if path.startswith("lab") else "#fig-004 .whatif"
     w.page.wait_for_function(
         "([sel, text]) => document.querySelector(sel + ' [data-whatif=\"sentence\"]').textContent === text",
         arg=[panel, sentence], timeout=60000)
+    w.page.wait_for_function(DRAWN, timeout=60000)
     return panel
 
 
