@@ -103,12 +103,12 @@ FIGURES: tuple[Figure, ...] = (
     Figure("FIG-006", "bench", "The bench's attention matrix", figures.bench_figure,
            "bench", "bench", exports.export_bench_matrix, _BENCH_PARAMETERS, "bench",
            aliases=("bench-matrix",)),
-    Figure("FIG-008", "bench", "A trained model beside the bench's heads",
-           figures.trained_figure, "bench", "trained", parameters=(*_BENCH_PARAMETERS, "trained"),
-           aliases=("trained",)),
     Figure("FIG-007", "bench",
            f"{spelled(len(bench.HEADS)).capitalize()} heads and their weights", figures.bench_figure,
            live=False, aliases=("bench-heads",)),
+    Figure("FIG-008", "bench", "A trained model beside the bench's heads",
+           figures.trained_figure, "bench", "trained", parameters=(*_BENCH_PARAMETERS, "trained"),
+           aliases=("trained",)),
 )
 
 EXPORTS = {f.embed: f.export for f in FIGURES if f.export}  # a download's name: its table

@@ -7,7 +7,7 @@ import shutil
 
 from attention import bridge, registry
 from sitebuild import answers, embeds
-from sitebuild.site import ROOT, TEMPLATES, build
+from sitebuild.site import CHAPTERS, ROOT, TEMPLATES, build
 
 PAGE_JS = ROOT / "templates" / "static" / "js" / "page.js"
 
@@ -17,6 +17,13 @@ def widget_modules() -> dict[str, str]:
     table = re.search(r"const WIDGETS = \{(.*?)\n\};", PAGE_JS.read_text(encoding="utf-8"), re.S)[1]
     return {name.strip('"'): (PAGE_JS.parent / path).read_text(encoding="utf-8")
             for name, path in re.findall(r'([\w"-]+): \(\) => import\("\./([\w-]+\.js)"\)', table)}
+
+
+def test_the_record_lists_the_figures_in_the_order_a_reader_meets_them():
+    """The embed guide lists them in this order: FIG-007 before FIG-008, as in the chapter."""
+    met = [n for slug in CHAPTERS for n in re.findall(
+        r'figure\("(FIG-\d+)"', (TEMPLATES / "chapters" / f"{slug}.md").read_text(encoding="utf-8"))]
+    assert [f.number for f in registry.FIGURES] == met == sorted(met)
 
 
 def test_every_figure_has_one_record_with_its_own_number_embed_and_template():
