@@ -99,3 +99,24 @@ def test_an_embeds_open_link_keeps_the_state(browser, server):
     assert link.get_attribute("href") == server + "mixture/?query=load#fig-002"
     w.assert_clean()
     context.close()
+
+
+@pytest.mark.parametrize("viewport_width", [360, 1280], indirect=True)
+def test_the_resize_script_keeps_every_line_and_indent_on_a_phone(site_page, viewport_width):
+    """Wrapped at 360 px, a long line broke after its indent: the indent stood alone on a line
+    and the code went on at the margin. Each of the script's lines is one line on screen, and
+    a reader who cannot swipe scrolls it from the keyboard."""
+    page = site_page.page
+    page.goto(site_page.base + "embed/")
+    shown = page.evaluate("""() => {
+      const pre = document.querySelector('#resize-script');
+      const lines = pre.textContent.split('\\n');
+      const height = parseFloat(getComputedStyle(pre).lineHeight);
+      const r = document.createRange();
+      r.selectNodeContents(pre.querySelector('code'));
+      const tops = new Set([...r.getClientRects()].map((b) => Math.round(b.top / height)));
+      return {lines: lines.length, rows: tops.size, focusable: pre.tabIndex === 0,
+              fits: pre.getBoundingClientRect().right <= innerWidth};
+    }""")
+    assert shown == {"lines": shown["lines"], "rows": shown["lines"], "focusable": True, "fits": True}
+    assert shown["lines"] >= 9
