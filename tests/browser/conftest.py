@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import shutil
 import threading
 from contextlib import contextmanager
@@ -347,15 +349,14 @@ def booted(_shared_page, request):
 
 # ---- a teacher's course page on another origin, embedding the site's figures ----------------
 
-GUIDE_SCRIPT = """
-addEventListener("message", function (event) {
-  var data = event.data;
-  if (!data || data.type !== "attention-bench:height") return;
-  document.querySelectorAll("iframe[data-attention-bench]").forEach(function (frame) {
-    if (frame.contentWindow === event.source) frame.style.height = data.height + "px";
-  });
-});
-"""
+def _guide_script() -> str:
+    """The resize script as the embed guide prints it (the template's text, unescaped)."""
+    guide = (Path(__file__).parents[2] / "templates" / "embed-guide.html").read_text(encoding="utf-8")
+    code = re.search(r'id="resize-script"[^>]*><code>(.*?)</code>', guide, re.S).group(1)
+    return html.unescape(code).removeprefix("<script>").removesuffix("</script>")
+
+
+GUIDE_SCRIPT = _guide_script()
 
 
 @pytest.fixture(scope="module")
