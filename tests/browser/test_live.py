@@ -96,7 +96,10 @@ def test_the_page_can_say_where_pythons_start_went(mixture):
     steps = page.evaluate("""() => performance.getEntriesByType('measure')
       .filter(m => m.name.startsWith('python: ')).map(m => [m.name, m.startTime, m.duration])""")
     names = [name for name, _, _ in steps]
-    assert names == ["python: runtime script", "python: WebAssembly download",
+    # the download has a step of its own only when the WebAssembly was still arriving after the
+    # runtime script (worker.js); from the HTTP cache, or streamed quickly, it arrived before
+    download = ["python: WebAssembly download"] if "python: WebAssembly download" in names else []
+    assert names == ["python: runtime script", *download,
                      "python: compile and interpreter start", "python: numpy and attention wheels",
                      "python: import numpy", "python: import attention"]
     for (_, start, took), (_, after, _) in zip(steps, steps[1:]):
