@@ -80,7 +80,9 @@ def main(browser: bool = True) -> int:
         if browser:
             from .browser_benchmark import report, run
             from .browser_transfer import report_transfer, transfer
+            from .lighthouse import report_lighthouse, scores
 
             report(run(Path(tmp) / "site"))
             report_transfer(transfer(Path(tmp) / "site"))
+            report_lighthouse(scores(Path(tmp) / "site"))
     return 0
