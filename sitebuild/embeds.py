@@ -16,7 +16,10 @@ HEIGHTS = Path(__file__).with_name("embed_heights.json")  # written by tools/mea
 # Book, MkDocs) is 700 to 900 px wide, not a whole 1280 px window. Measured at 1280, FIG-005
 # needed 29 px more than its snippet gave in an 800 px column, and lost its last lines.
 COLUMN_PX = 768
-PHONE_PX = 360
+# A phone's frame: a 360 px phone less a course page's margins (a frame there measured 328 px,
+# and FIG-002 needed 825 px where 360 px gave 791), as a touch phone shows it: taller before
+# Python, while it asks to load it (tools/measure-embed-heights).
+PHONE_PX = 320
 
 
 @functools.cache
@@ -55,7 +58,7 @@ class Embed:
 
     @property
     def phone_height(self) -> int:
-        """Return the figure's height measured at a phone's width (360 px)."""
+        """Return the figure's height on a phone (PHONE_PX wide), before Python or live."""
         return heights()[self.id]["phone"]
 
     @property

@@ -147,8 +147,9 @@ def test_share_gives_the_deep_link_and_the_embed_code(booted, viewport_width):
 def test_each_embed_fits_its_suggested_height(browser, server, embed):
     """The snippet's height is the measurement in a course page's column (COLUMN_PX, no blank
     band below the figure there): the figure fits it in that column, in an 800 px one and in
-    a whole 1280 px window; a phone fits the phone measurement the guide states. Each embed is
-    opened once, live, and measured as its frame narrows."""
+    a whole 1280 px window; a phone fits the phone measurement the guide states, live and, on
+    a touch phone, before Python, while the figure asks to load it. Each embed is opened once,
+    live, and measured as its frame narrows."""
     context = browser.new_context(viewport={"width": 1280, "height": 400})
     page = context.new_page()
     page.goto(server + embed.url)
@@ -165,6 +166,16 @@ def test_each_embed_fits_its_suggested_height(browser, server, embed):
         assert height <= embed.phone_height, f"{embed.id} at {width}px needs {height}px"
         assert page.evaluate("document.documentElement.scrollWidth") <= width, (embed.id, width)
     context.close()
+    if embed.live:  # a phone asks before it downloads Python: the notice and its button add height
+        phone = browser.new_context(viewport={"width": PHONE_PX, "height": 400}, is_mobile=True,
+                                    has_touch=True)
+        page = phone.new_page()
+        page.goto(server + embed.url)
+        page.wait_for_selector('.runtime-status[data-state="asking"]', timeout=30000)
+        height = page.evaluate(within(10, """() => new Promise(done => requestAnimationFrame(() =>
+            done(Math.ceil(document.documentElement.getBoundingClientRect().height))))"""))
+        assert height <= embed.phone_height, f"{embed.id} before Python on a phone: {height}px"
+        phone.close()
 
 
 def test_the_lab_plot_downloads_at_its_drawn_size(booted, viewport_width, tmp_path):
