@@ -101,6 +101,21 @@ def test_an_embeds_open_link_keeps_the_state(browser, server):
     context.close()
 
 
+# How the guide's resize script is shown: its lines, its rows on screen, and whether any of it
+# runs past the page or hides to the right (also run in Firefox and WebKit: tests/engines).
+SCRIPT_SHOWN = """() => {
+  const pre = document.querySelector('#resize-script');
+  const lines = pre.textContent.split('\\n');
+  const height = parseFloat(getComputedStyle(pre).lineHeight);
+  const r = document.createRange();
+  r.selectNodeContents(pre.querySelector('code'));
+  const tops = new Set([...r.getClientRects()].map((b) => Math.round(b.top / height)));
+  return {lines: lines.length, rows: tops.size, focusable: pre.tabIndex === 0,
+          fits: pre.getBoundingClientRect().right <= innerWidth,
+          hidden: pre.scrollWidth > pre.clientWidth};
+}"""
+
+
 @pytest.mark.parametrize("viewport_width", [360, 1280], indirect=True)
 def test_the_resize_script_keeps_every_line_and_indent_on_a_phone(site_page, viewport_width):
     """Wrapped at 360 px, a long line broke after its indent: the indent stood alone on a line
@@ -109,17 +124,7 @@ def test_the_resize_script_keeps_every_line_and_indent_on_a_phone(site_page, vie
     hidden to the right."""
     page = site_page.page
     page.goto(site_page.base + "embed/")
-    shown = page.evaluate("""() => {
-      const pre = document.querySelector('#resize-script');
-      const lines = pre.textContent.split('\\n');
-      const height = parseFloat(getComputedStyle(pre).lineHeight);
-      const r = document.createRange();
-      r.selectNodeContents(pre.querySelector('code'));
-      const tops = new Set([...r.getClientRects()].map((b) => Math.round(b.top / height)));
-      return {lines: lines.length, rows: tops.size, focusable: pre.tabIndex === 0,
-              fits: pre.getBoundingClientRect().right <= innerWidth,
-              hidden: pre.scrollWidth > pre.clientWidth};
-    }""")
+    shown = page.evaluate(SCRIPT_SHOWN)
     assert shown == {"lines": shown["lines"], "rows": shown["lines"], "focusable": True, "fits": True,
                      "hidden": viewport_width < 600}
     assert shown["lines"] >= 9

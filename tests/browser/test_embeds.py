@@ -266,6 +266,23 @@ def test_the_guides_live_example_toggles_and_keeps_focus_on_its_button(desktop):
     assert page.evaluate("document.activeElement === document.querySelector('[data-embed-example]')")
 
 
+def test_the_guides_live_example_shows_its_figure_whole(desktop):
+    """The guide's example frame is sized by the script it prints, as a course page's is: all
+    of the figure shows, with nothing to scroll inside the frame. (The frame had a border of its
+    own, inside its height: the figure had 2 px less than it asked for, and scrolled.)"""
+    page = desktop.page
+    page.goto(desktop.base + "embed/")
+    page.click('[data-embed-example="fig-002"]')
+    frame = page.frame_locator("#example-fig-002 iframe")
+    frame.locator('.runtime-status[data-state="ready"]').wait_for(timeout=60000)
+    page.wait_for_timeout(500)  # the figure's last height message
+    fit = page.evaluate("""() => { const f = document.querySelector('#example-fig-002 iframe');
+        return {asked: parseFloat(f.style.height), room: f.clientHeight,
+                figure: f.contentDocument.documentElement.scrollHeight}; }""")
+    assert fit["asked"] >= fit["figure"] > 300, fit
+    assert fit["room"] >= fit["figure"], fit
+
+
 @pytest.mark.parametrize("embed", ["bench", "lab"])
 def test_an_embed_forced_dark_downloads_its_drawing_in_the_light_palette(desktop, embed, tmp_path):
     """theme=dark forces the dark rules on; the download still promises a file that reads on a

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from attention import bench, bench_view, figures
 from tests.browser.test_bench_page import DRAWN, expected_state
+from tests.browser.test_embed_snippets import SCRIPT_SHOWN
 from tests.engines.drivers import Engine
 
 PAGES = ["", "roles/", "mixture/", "lab/", "bench/", "claims/", "embed/", "embed/fig-002/",
@@ -152,4 +153,15 @@ def test_the_answer_tables_are_fetched_once(engine, site_url):
         fetched = engine.call("""() => performance.getEntriesByType('resource').map((e) => e.name)
             .filter((n) => n.includes('/static/answers/bench.'))""")  # (others' are warmed ahead)
         assert len(fetched) == 1, (link, fetched)
+    clean(engine)
+
+
+def test_the_embed_guides_resize_script_shows_every_line_whole(engine, site_url):
+    """In a desktop column, each line of the script a teacher copies is one line on screen and
+    none of it is hidden to the right (WebKit sets the mono font wider than Chromium: its
+    longest line, 73 characters, ran 2 px past the block)."""
+    engine.open(site_url + "embed/")
+    shown = engine.call(SCRIPT_SHOWN)
+    assert shown == {"lines": shown["lines"], "rows": shown["lines"], "focusable": True,
+                     "fits": True, "hidden": False}
     clean(engine)
