@@ -22,7 +22,9 @@ from tests.engines.drivers import ENGINES
 RECORDER = "/__problems.js"
 RECORDER_JS = b"""window.__problems = [];
 const keep = (what) => window.__problems.push(String(what).slice(0, 500));
-addEventListener("error", (e) => keep(`error: ${e.message || (e.target && (e.target.src || e.target.href))}`), true);
+// an error the page handles (preventDefault: anchor.js, the benign ResizeObserver loop) is not
+// reported to the console; every other one is kept
+addEventListener("error", (e) => setTimeout(() => e.defaultPrevented || keep(`error: ${e.message || (e.target && (e.target.src || e.target.href))}`)), true);
 addEventListener("unhandledrejection", (e) => keep(`unhandled rejection: ${e.reason && (e.reason.stack || e.reason)}`));
 document.addEventListener("securitypolicyviolation", (e) => keep(`CSP: ${e.violatedDirective} ${e.blockedURI}`));
 const error = console.error.bind(console);

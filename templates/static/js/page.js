@@ -113,6 +113,10 @@ export async function mountPage({ swapped = false } = {}) {
   epoch += 1;
   // The tables come at low priority at once: a click made at arrival needs them.
   answers.load(document.body.dataset.answers);
+  // An engine that does not anchor scrolling (WebKit) keeps the reader's place by anchor.js.
+  if (!globalThis.CSS?.supports("overflow-anchor", "auto")) {
+    import("./anchor.js").then((anchor) => session.alive && anchor.keepPlace(main), () => {});
+  }
   const later = swapped ? Promise.resolve() : afterPaint();
   for (const note of main.querySelectorAll(".link-note")) note.remove(); // for readers without JS
   const stores = new Map();
