@@ -31,6 +31,7 @@ function inked(cell) {
   return range.getBoundingClientRect();
 }
 
+const JITTER = 0.25; // px: a change of room smaller than this is layout's rounding, not a change
 const FADE_REM = 0.5; // the width of the sticky result column's fade (style.css, its ::before)
 
 /** At rest, the place (counted from 1) of the column whose numbers the sticky last column
@@ -66,6 +67,19 @@ export function watchScrolling(wrap) {
   let stuck = 0; // the sticky column's width, in px
   let stuckGiven = null; // the width the styles were last given
   let added = 0; // the room given at the end, in px
+  // The room widens the table, which this observer watches: given in its callback, the change
+  // could come after the table's last delivery of the frame, and go undelivered (a
+  // "ResizeObserver loop" error: Firefox at 500 px, as the bench first drew). It is given in the
+  // next frame, before its layout; the table's new width is then observed in that frame, and
+  // the room measured again against it. Until then the room is only at the end of a scroll.
+  let giving = 0;
+  const giveRoom = (next) => {
+    cancelAnimationFrame(giving);
+    giving = requestAnimationFrame(() => {
+      added = next;
+      wrap.style.setProperty("--end-room", `${next}px`);
+    });
+  };
   const observer = new ResizeObserver((entries) => {
     for (const entry of entries) {
       const width = entry.borderBoxSize?.[0]?.inlineSize ?? entry.contentRect.width;
@@ -83,10 +97,10 @@ export function watchScrolling(wrap) {
     else dropAttrs(wrap, "tabindex");
     // a custom property restyles the whole table when it is set, even to its own value
     if (start && stuck !== stuckGiven) wrap.style.setProperty("--sticky-start", `${(stuckGiven = stuck)}px`);
-    if (next !== added) {
-      added = next;
-      wrap.style.setProperty("--end-room", `${next}px`);
-    }
+    // Layout rounds widths (WebKit to 1/64 px): the room, once given, can measure a hundredth
+    // of a pixel off what it asks for, and asking again flipped it every frame (47.57 and 47.59
+    // px at 500 px): a rest that is off by less than JITTER is a rest
+    if (Math.abs(next - added) > JITTER) giveRoom(next);
     markCut(wrap, cut);
   });
   if (start) {
