@@ -15,6 +15,7 @@ import pytest
 from attention import figures
 from sitebuild.serve import SiteHandler, SiteServer
 from tests.browser.conftest import FRAMES, routable, start, stop, watch, within
+from tests.browser.test_bench_page import DRAWN
 
 KEEP = "() => { window.__same_document = true; }"
 SAME = "() => window.__same_document === true"
@@ -460,6 +461,31 @@ def test_back_after_a_header_link_comes_back_to_where_the_reader_was(booted, wid
     page.wait_for_function("() => document.querySelector('#fig-002')")
     page.wait_for_function(f"() => Math.abs(scrollY - {y}) < 2", timeout=5000)
     assert page.evaluate(SAME)
+
+
+def test_a_place_kept_by_the_browser_is_no_scroll_of_the_readers(booted):
+    """A row clicked in FIG-005 redraws FIG-004 above it 22 px shorter or taller, and Chromium
+    scrolls by as much to keep the table where it was (scroll anchoring). The header read
+    that scroll as the reader's: tucked away, it came down over the page at a click."""
+    page = booted.open("bench/", width=1280)
+    ready(page, "fig-004")
+    tucked = "() => document.querySelector('.site-header').classList.contains('is-tucked')"
+    heights, kept = set(), 0
+    for word in (0, 2, 1, 5):
+        row = f'#fig-005 tr[data-index="{word}"] button'
+        page.eval_on_selector(row, "(b) => b.scrollIntoView({block: 'center'})")
+        page.wait_for_timeout(300)
+        before = page.evaluate(tucked)
+        y = page.evaluate("scrollY")
+        page.click(row)
+        page.wait_for_function(f"() => document.querySelector('{row}').getAttribute('aria-pressed') === 'true'")
+        page.wait_for_function(DRAWN)
+        page.wait_for_timeout(300)
+        heights.add(page.evaluate("document.querySelector('#fig-004').offsetHeight"))
+        if page.evaluate("scrollY") != y:  # the browser kept the place: the header stays as it was
+            kept += 1
+            assert page.evaluate(tucked) == before, word
+    assert len(heights) > 1 and kept > 0
 
 
 @pytest.mark.parametrize("path", ["/bench/?query=3", "/embed/fig-002/?query=grid&theme=dark"])

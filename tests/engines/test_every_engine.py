@@ -195,6 +195,46 @@ TUCKED = "() => document.querySelector('.site-header').classList.contains('is-tu
 SETTLED = "() => new Promise((r) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(r)), 300))"
 
 
+def test_a_click_in_the_working_table_leaves_the_header_where_it_was(engine, site_url):
+    """The scroll that keeps the reader's place when FIG-004 changes height above the table
+    (the engine's scroll anchoring; anchor.js in WebKit) is no move of the reader's: the site's
+    header, tucked away or down, stays so. It took a 21 px scroll up for the reader scrolling
+    up, and slid down over the page, covering the top of what they read."""
+    engine.open(site_url + "bench/")
+    ready(engine, "fig-004")
+    heights = set()
+    for word in (0, 2, 1, 5):
+        engine.call(f"""() => document.querySelector('#fig-005 tr[data-index="{word}"] button')
+            .scrollIntoView({{block: 'center'}})""")
+        engine.call(SETTLED)
+        tucked = engine.call(TUCKED)
+        engine.click(f'#fig-005 tr[data-index="{word}"] button')
+        engine.wait_for(f"""() => document.querySelector('#fig-005 tr[data-index="{word}"] button').getAttribute('aria-pressed') === 'true'""")
+        engine.wait_for(DRAWN)
+        engine.call(SETTLED)
+        heights.add(engine.call("() => document.querySelector('#fig-004').offsetHeight"))
+        assert engine.call(TUCKED) == tucked, (engine.name, word)
+    assert len(heights) > 1  # FIG-004's height did change above the table
+    clean(engine)
+
+
+def test_show_on_the_bench_brings_the_bench_into_view(engine, site_url):
+    """FIG-007's "Show on the bench" glides up to FIG-004, which changes height as it comes
+    (its head was switched). In WebKit, keeping the reader's place by a scroll of its own
+    (anchor.js) stopped that glide where it began, and the reader stayed at FIG-007."""
+    engine.open(site_url + "bench/")
+    ready(engine, "fig-004")
+    for head in ("sink", "previous-token", "sink"):
+        engine.click(f'#fig-007 .use-head[data-head="{head}"]')
+        top = engine.wait_for("""() => new Promise((r) => { const y = scrollY;
+            setTimeout(() => r(scrollY === y ? [document.querySelector('#fig-004').getBoundingClientRect().top] : null), 400); })""",
+                              what="the page at rest")[0]
+        padding = engine.call("() => parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0")
+        assert abs(top - padding) <= 2, (engine.name, head, top, padding)
+        assert engine.call("() => document.activeElement === document.querySelector('#fig-004 .bench-head-line')")
+    clean(engine)
+
+
 def test_the_bench_at_rest_lays_nothing_out_again(engine, site_url):
     """Once the bench is drawn and the reader does nothing, nothing changes size. At 500 px,
     FIG-005's table asked for room at its end that, once given, measured 0.02 px off (layout

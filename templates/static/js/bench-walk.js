@@ -4,7 +4,7 @@
 // build's numbers; bench-render.js keeps every step's numbers current, and this module only
 // chooses which step is shown, lights it and announces it (the step's words are Python's).
 
-import { dropAttrs, setAttr, setClass, setHidden, setText } from "./dom.js";
+import { dropAttrs, glide, setAttr, setClass, setHidden, setText } from "./dom.js";
 
 const $ = (root, selector) => root.querySelector(selector);
 
@@ -33,7 +33,7 @@ export function wireWalk(root) {
   const reveal = () => {
     if (at < 0) return;
     const lit = wide.matches && $(drawing, `.${steps[at].dataset.station}`);
-    (lit || steps[at]).scrollIntoView({ block: "nearest", behavior: still.matches ? "auto" : "smooth" });
+    glide(lit || steps[at], { block: "nearest", behavior: still.matches ? "auto" : "smooth" });
   };
 
   const show = (k, speak = true) => {

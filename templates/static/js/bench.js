@@ -7,7 +7,7 @@ import {
 } from "./bench-render.js";
 import { markValve } from "./bench-parts.js";
 import { wireWalk } from "./bench-walk.js";
-import { markStale, part, setAttr, setText } from "./dom.js";
+import { glide, markStale, part, setAttr, setText } from "./dom.js";
 import { watchNear, writeNear } from "./near.js";
 
 /** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
@@ -169,7 +169,7 @@ function wireHeads(root, store) {
       if (!line) return;
       line.tabIndex = -1;
       const calm = matchMedia("(prefers-reduced-motion: reduce)").matches;
-      bench.scrollIntoView({ block: "start", behavior: calm ? "auto" : "smooth" });
+      glide(bench, { block: "start", behavior: calm ? "auto" : "smooth" });
       line.focus({ preventScroll: true });
     });
   }

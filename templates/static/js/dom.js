@@ -93,3 +93,11 @@ export function markStale(root, stale, why = "input") {
 export function staleWhy(notice, why) {
   for (const span of notice.querySelectorAll("[data-stale-why]")) setHidden(span, span.dataset.staleWhy !== why);
 }
+
+/** Bring an element into view as scrollIntoView's options say, and tell the page first (a
+ * "glide" event): anchor.js, which keeps the reader's place by scrolls of its own, leaves one
+ * under way to end (a scroll of its own stopped a smooth one where it began, in WebKit). */
+export function glide(element, options) {
+  dispatchEvent(new Event("glide"));
+  element.scrollIntoView(options);
+}

@@ -1,8 +1,9 @@
 // The site's header stays within reach: scrolled down it tucks away above the page, and the
 // moment the reader scrolls back up (or tabs into it) it comes down over the page. A reader deep
 // in a chapter reaches another one from where they are, so Back brings them back there, as it
-// does after a link in the text (nav.js keeps each page's position). Nothing here reads layout
-// as the page scrolls: the header's height comes from a ResizeObserver.
+// does after a link in the text (nav.js keeps each page's position). Nothing here reads layout:
+// the header's height comes from a ResizeObserver, where the page's blocks are from an
+// IntersectionObserver.
 
 import { setClass } from "./dom.js";
 
@@ -10,26 +11,58 @@ const header = () => document.querySelector(".site-header"); // nav.js swaps it 
 const STEP = 6; // px of scrolling in one direction that counts as the reader's intent
 let last = scrollY;
 let height = 0; // the header's, in px
-let frame = 0;
 
 function tuck(tucked) {
   const element = header();
   if (element) setClass(element, "is-tucked", tucked);
 }
 
-function update() {
-  frame = 0;
-  const y = scrollY;
+/** Tuck or bring down the header for the page scrolled to y; kept: scrolled there by the page
+ * itself, to keep the reader's place (below). */
+function update(y, kept) {
   const element = header();
   if (!element) return;
   if (y <= height) tuck(false); // at the top it is simply there
+  else if (kept) { /* not the reader's move: their next one counts from here */ }
   else if (y > last + STEP && !element.contains(document.activeElement)) tuck(true);
   else if (y < last - STEP) tuck(false);
   else return; // too small a move to say which way the reader goes: keep the last one
   last = y;
 }
 
-addEventListener("scroll", () => { frame ||= requestAnimationFrame(update); }, { passive: true });
+// A scroll the page makes to keep the reader's place is no move of theirs: a figure above the
+// screen changed height and the engine (scroll anchoring; anchor.js in WebKit) scrolled by as
+// much, so that nothing on screen moved (a row clicked in FIG-005 redraws FIG-004 above it
+// 22 px shorter or taller). So a scroll is judged by the first of the page's blocks on screen:
+// the reader's scroll moves it by as much; a kept place leaves it where it was. Observed anew,
+// each block is reported once, where the frame's own layout put it.
+let blocks = [];
+let tops = new Map(); // each block -> its top on screen (px) at the last judgement
+let seenY = scrollY; // and scrollY then
+let judging = false;
+const where = new IntersectionObserver((entries) => {
+  where.disconnect();
+  judging = false;
+  const y = scrollY;
+  const now = new Map(entries.map((entry) => [entry.target, entry.boundingClientRect]));
+  const mark = blocks.find((block) => now.get(block)?.bottom > 0); // the first on screen
+  const kept = Boolean(mark) && y !== seenY && tops.has(mark) && Math.abs(now.get(mark).top - tops.get(mark)) < 1;
+  tops = new Map([...now].map(([block, box]) => [block, box.top]));
+  seenY = y;
+  update(y, kept);
+});
+addEventListener("scroll", () => {
+  if (judging) return;
+  judging = true;
+  for (const block of blocks) where.observe(block);
+}, { passive: true });
+function watchBlocks() {
+  const main = document.querySelector("main");
+  blocks = [...(main?.querySelector(":scope > article") || main || document.body).children];
+  tops = new Map();
+}
+watchBlocks();
+
 // a keyboard reader who tabs back to the header finds it in view
 document.addEventListener("focusin", (event) => {
   if (event.target.closest && event.target.closest(".site-header")) tuck(false);
@@ -48,7 +81,8 @@ const measure = () => {
   if (header()) sized.observe(header());
 };
 measure();
-window.navigation?.addEventListener("navigatesuccess", () => { // nav.js swapped in a new header
+window.navigation?.addEventListener("navigatesuccess", () => { // nav.js swapped in a new page
   last = scrollY;
   measure();
+  watchBlocks();
 });
