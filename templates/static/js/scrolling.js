@@ -31,6 +31,7 @@ function inked(cell) {
   return range.getBoundingClientRect();
 }
 
+const SCROLL_QUIET_MS = 150; // no scroll this long: at rest, where no scrollend event says so
 const JITTER = 0.25; // px: a change of room smaller than this is layout's rounding, not a change
 const FADE_REM = 0.5; // the width of the sticky result column's fade (style.css, its ::before)
 
@@ -62,6 +63,7 @@ function markCut(wrap, cut) {
 export function watchScrolling(wrap) {
   const table = wrap.firstElementChild;
   const start = wrap.querySelector("thead .sticky-start");
+  const first = start?.parentElement.cells[0];
   let room = 0;
   let needed = 0;
   let stuck = 0; // the sticky column's width, in px
@@ -96,7 +98,13 @@ export function watchScrolling(wrap) {
     if (scrolls) setAttr(wrap, "tabindex", 0);
     else dropAttrs(wrap, "tabindex");
     // a custom property restyles the whole table when it is set, even to its own value
-    if (start && stuck !== stuckGiven) wrap.style.setProperty("--sticky-start", `${(stuckGiven = stuck)}px`);
+    if (start && stuck !== stuckGiven) {
+      wrap.style.setProperty("--sticky-start", `${(stuckGiven = stuck)}px`);
+      // The table's own start is a rest too (its first column, j, in view). Its snap position
+      // is before the scroll's start, which Chromium and WebKit take as 0 and Firefox drops,
+      // so that the table came to rest 15 px in with j hidden: its cell's margin puts it at 0.
+      if (first !== start) first.style.scrollMarginLeft = `${-stuck}px`;
+    }
     // Layout rounds widths (WebKit to 1/64 px): the room, once given, can measure a hundredth
     // of a pixel off what it asks for, and asking again flipped it every frame (47.57 and 47.59
     // px at 500 px): a rest that is off by less than JITTER is a rest
@@ -104,8 +112,19 @@ export function watchScrolling(wrap) {
     markCut(wrap, cut);
   });
   if (start) {
-    wrap.addEventListener("scroll", () => markCut(wrap, 0), { passive: true });
-    wrap.addEventListener("scrollend", () => markCut(wrap, cutColumn(table)), { passive: true });
+    // At rest again, the cut column is found anew: when the scroll ends, or, where no
+    // "scrollend" comes (WebKit), once no scroll has come for a while (a cut column's digits
+    // showed there after every sideways scroll: "−2" of −2.449 at the weights' edge)
+    const ended = () => markCut(wrap, cutColumn(table));
+    let quiet = 0;
+    wrap.addEventListener("scroll", () => {
+      markCut(wrap, 0);
+      if (!("onscrollend" in window)) {
+        clearTimeout(quiet);
+        quiet = setTimeout(ended, SCROLL_QUIET_MS);
+      }
+    }, { passive: true });
+    wrap.addEventListener("scrollend", ended, { passive: true });
   }
   observer.observe(wrap);
   if (table) observer.observe(table);
