@@ -264,6 +264,35 @@ def test_the_bench_at_rest_lays_nothing_out_again(engine, site_url):
         engine.resize(1280, 900)
 
 
+REST = """() => new Promise((done) => { let last = scrollY, still = 0;
+  const look = () => { still = scrollY === last ? still + 1 : 0; last = scrollY;
+    if (still >= 6) done(scrollY); else requestAnimationFrame(look); };
+  requestAnimationFrame(look); })"""
+
+
+def test_each_step_of_the_walk_brings_the_part_it_lights_into_view(engine, site_url):
+    """At 1280 px each step of the walk brings the part of the drawing it lights into view.
+    Firefox scrolled a part (an SVG <g>) to the wrong place: the plate, the reservoir and the
+    stopcocks stayed below the screen (at 948-1,040 px of 900)."""
+    engine.open(site_url + "bench/")
+    engine.wait_for("() => document.querySelector('#fig-004 .walk-controls:not([hidden])')")
+    # the walk's button at the foot of the screen, as a reader reaches it: the drawing above
+    engine.call("() => document.querySelector('#fig-004 .walk-start').scrollIntoView({block: 'end'})")
+    engine.call(REST)
+    engine.call("() => document.querySelector('#fig-004 .walk-start').click()")
+    seen = []
+    for step in range(6):
+        if step:
+            engine.call("() => document.querySelector('#fig-004 .walk-next').click()")
+        engine.call(REST)
+        seen.append(engine.call("""() => { const step = document.querySelector('#fig-004 .bench-captions > li.is-current');
+            const part = document.querySelector('#fig-004 .bench-drawing .' + step.dataset.station).getBoundingClientRect();
+            const top = Math.max(0, document.querySelector('.site-header').getBoundingClientRect().bottom);
+            return [step.dataset.station, part.top >= top - 1 && part.bottom <= innerHeight + 1]; }"""))
+    assert all(shown for _, shown in seen), (engine.name, seen)
+    clean(engine)
+
+
 CUT_SHOWN = """() => { const wrap = document.querySelector('#fig-005 .table-wrap');
   const heads = [...wrap.querySelectorAll('thead th')];
   const edge = heads.at(-1).getBoundingClientRect().left - 0.5 * parseFloat(getComputedStyle(document.documentElement).fontSize);

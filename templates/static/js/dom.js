@@ -1,6 +1,7 @@
 //# allFunctionsCalledOnLoad
 // Small DOM helpers for render functions: clone a part the build wrote once in a <template>,
-// and write attributes and texts only when they change (no innerHTML, no layout reads).
+// and write attributes and texts only when they change (no innerHTML, no layout reads but
+// glide's, at a reader's click).
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -96,8 +97,17 @@ export function staleWhy(notice, why) {
 
 /** Bring an element into view as scrollIntoView's options say, and tell the page first (a
  * "glide" event): anchor.js, which keeps the reader's place by scrolls of its own, leaves one
- * under way to end (a scroll of its own stopped a smooth one where it began, in WebKit). */
+ * under way to end (a scroll of its own stopped a smooth one where it began, in WebKit).
+ * A part of a drawing is brought "nearest" by its own box, read here once, at the reader's
+ * click: Firefox scrolled such a part (an SVG <g>) 89 px and left it below the screen. */
 export function glide(element, options) {
   dispatchEvent(new Event("glide"));
-  element.scrollIntoView(options);
+  if (!(element.ownerSVGElement && options.block === "nearest")) {
+    element.scrollIntoView(options);
+    return;
+  }
+  const box = element.getBoundingClientRect();
+  const top = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0; // the header's
+  const by = box.top < top ? box.top - top : Math.max(0, Math.min(box.bottom - innerHeight, box.top - top));
+  if (by) scrollBy({ top: by, behavior: options.behavior });
 }
