@@ -19,6 +19,7 @@ from tests.browser.test_bench_page import DRAWN
 
 KEEP = "() => { window.__same_document = true; }"
 SAME = "() => window.__same_document === true"
+TUCKED = "() => document.querySelector('.site-header').classList.contains('is-tucked')"
 
 
 @pytest.fixture
@@ -469,13 +470,12 @@ def test_a_place_kept_by_the_browser_is_no_scroll_of_the_readers(booted):
     that scroll as the reader's: tucked away, it came down over the page at a click."""
     page = booted.open("bench/", width=1280)
     ready(page, "fig-004")
-    tucked = "() => document.querySelector('.site-header').classList.contains('is-tucked')"
     heights, kept = set(), 0
     for word in (0, 2, 1, 5):
         row = f'#fig-005 tr[data-index="{word}"] button'
         page.eval_on_selector(row, "(b) => b.scrollIntoView({block: 'center'})")
         page.wait_for_timeout(300)
-        before = page.evaluate(tucked)
+        before = page.evaluate(TUCKED)
         y = page.evaluate("scrollY")
         page.click(row)
         page.wait_for_function(f"() => document.querySelector('{row}').getAttribute('aria-pressed') === 'true'")
@@ -484,7 +484,7 @@ def test_a_place_kept_by_the_browser_is_no_scroll_of_the_readers(booted):
         heights.add(page.evaluate("document.querySelector('#fig-004').offsetHeight"))
         if page.evaluate("scrollY") != y:  # the browser kept the place: the header stays as it was
             kept += 1
-            assert page.evaluate(tucked) == before, word
+            assert page.evaluate(TUCKED) == before, word
     assert len(heights) > 1 and kept > 0
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from attention import bench, bench_view, figures
 from tests.browser.test_bench_page import DRAWN, expected_state
+from tests.browser.test_bench_walk import AT_REST
 from tests.browser.test_embed_snippets import SCRIPT_SHOWN
+from tests.browser.test_navigation import TUCKED
 from tests.engines.drivers import Engine
 
 PAGES = ["", "roles/", "mixture/", "lab/", "bench/", "claims/", "embed/", "embed/fig-002/",
@@ -191,7 +193,6 @@ def test_a_click_in_the_working_table_keeps_the_table_where_it_was(engine, site_
     clean(engine)
 
 
-TUCKED = "() => document.querySelector('.site-header').classList.contains('is-tucked')"
 SETTLED = "() => new Promise((r) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(r)), 300))"
 
 
@@ -264,12 +265,6 @@ def test_the_bench_at_rest_lays_nothing_out_again(engine, site_url):
         engine.resize(1280, 900)
 
 
-REST = """() => new Promise((done) => { let last = scrollY, still = 0;
-  const look = () => { still = scrollY === last ? still + 1 : 0; last = scrollY;
-    if (still >= 6) done(scrollY); else requestAnimationFrame(look); };
-  requestAnimationFrame(look); })"""
-
-
 def test_each_step_of_the_walk_brings_the_part_it_lights_into_view(engine, site_url):
     """At 1280 px each step of the walk brings the part of the drawing it lights into view.
     Firefox scrolled a part (an SVG <g>) to the wrong place: the plate, the reservoir and the
@@ -278,13 +273,13 @@ def test_each_step_of_the_walk_brings_the_part_it_lights_into_view(engine, site_
     engine.wait_for("() => document.querySelector('#fig-004 .walk-controls:not([hidden])')")
     # the walk's button at the foot of the screen, as a reader reaches it: the drawing above
     engine.call("() => document.querySelector('#fig-004 .walk-start').scrollIntoView({block: 'end'})")
-    engine.call(REST)
+    engine.call(AT_REST)
     engine.call("() => document.querySelector('#fig-004 .walk-start').click()")
     seen = []
     for step in range(6):
         if step:
             engine.call("() => document.querySelector('#fig-004 .walk-next').click()")
-        engine.call(REST)
+        engine.call(AT_REST)
         seen.append(engine.call("""() => { const step = document.querySelector('#fig-004 .bench-captions > li.is-current');
             const part = document.querySelector('#fig-004 .bench-drawing .' + step.dataset.station).getBoundingClientRect();
             const top = Math.max(0, document.querySelector('.site-header').getBoundingClientRect().bottom);

@@ -12,6 +12,8 @@
 // the bench" gliding up to FIG-004, which changes height as it comes; it says when it begins,
 // by dom.js's glide) and a reader's fling.
 
+import { pageBlocks } from "./dom.js";
+
 const heights = new Map(); // block -> its height when last seen (px)
 let blocks = [];
 const MOVING_MS = 150; // a scroll event this recent, not ours, means the page is moving
@@ -40,7 +42,7 @@ const observer = new ResizeObserver((entries) => {
   }
   if (!shift || scrollY <= 0 || performance.now() - moved < MOVING_MS) return;
   scrollBy(0, shift);
-  ours = scrollY; // nothing on screen moved: the site's header does not take it for the reader's
+  ours = scrollY; // its scroll event is not the page moving (above)
   // The scroll can bring a skipped figure (content-visibility) near the screen, laid out, and
   // so resized, in this same frame: observed, that change would go undelivered (a "ResizeObserver
   // loop" error). The blocks are observed again from the next frame, and a change meanwhile is
@@ -67,6 +69,6 @@ function observe(list) {
 export function keepPlace(main) {
   observer.disconnect();
   heights.clear();
-  blocks = [...(main.querySelector(":scope > article") || main).children];
+  blocks = pageBlocks(main);
   observe(blocks);
 }

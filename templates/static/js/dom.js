@@ -95,6 +95,11 @@ export function staleWhy(notice, why) {
   for (const span of notice.querySelectorAll("[data-stale-why]")) setHidden(span, span.dataset.staleWhy !== why);
 }
 
+/** The page's blocks: the children of its article (or of its <main>), in the page's order. */
+export function pageBlocks(main = document.querySelector("main")) {
+  return [...(main?.querySelector(":scope > article") || main || document.body).children];
+}
+
 /** Bring an element into view as scrollIntoView's options say, and tell the page first (a
  * "glide" event): anchor.js, which keeps the reader's place by scrolls of its own, leaves one
  * under way to end (a scroll of its own stopped a smooth one where it began, in WebKit).

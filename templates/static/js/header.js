@@ -5,7 +5,7 @@
 // the header's height comes from a ResizeObserver, where the page's blocks are from an
 // IntersectionObserver.
 
-import { setClass } from "./dom.js";
+import { pageBlocks, setClass } from "./dom.js";
 
 const header = () => document.querySelector(".site-header"); // nav.js swaps it with each page
 const STEP = 6; // px of scrolling in one direction that counts as the reader's intent
@@ -57,8 +57,7 @@ addEventListener("scroll", () => {
   for (const block of blocks) where.observe(block);
 }, { passive: true });
 function watchBlocks() {
-  const main = document.querySelector("main");
-  blocks = [...(main?.querySelector(":scope > article") || main || document.body).children];
+  blocks = pageBlocks();
   tops = new Map();
 }
 watchBlocks();

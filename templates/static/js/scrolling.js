@@ -32,6 +32,7 @@ function inked(cell) {
 }
 
 const SCROLL_QUIET_MS = 150; // no scroll this long: at rest, where no scrollend event says so
+const SAYS_SCROLLEND = "onscrollend" in window; // not WebKit
 const JITTER = 0.25; // px: a change of room smaller than this is layout's rounding, not a change
 const FADE_REM = 0.5; // the width of the sticky result column's fade (style.css, its ::before)
 
@@ -119,7 +120,7 @@ export function watchScrolling(wrap) {
     let quiet = 0;
     wrap.addEventListener("scroll", () => {
       markCut(wrap, 0);
-      if (!("onscrollend" in window)) {
+      if (!SAYS_SCROLLEND) {
         clearTimeout(quiet);
         quiet = setTimeout(ended, SCROLL_QUIET_MS);
       }
