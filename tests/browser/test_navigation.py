@@ -488,6 +488,35 @@ def test_a_place_kept_by_the_browser_is_no_scroll_of_the_readers(booted):
     assert len(heights) > 1 and kept > 0
 
 
+@pytest.mark.parametrize("shown", [True, False])
+def test_a_place_kept_after_the_address_changed_is_no_scroll_of_the_readers(booted, shown):
+    """Rows clicked one after another, with no scroll between: each click writes its state
+    into the address (?query=3), which the Navigation API reports as a navigation. The header
+    took that for a new page and forgot where the page's blocks were, so the browser's next
+    kept place read as the reader's scroll: the header slid away and back at every other click."""
+    page = booted.open("bench/", width=1280)
+    ready(page, "fig-004")
+    page.eval_on_selector('#fig-005 tr[data-index="3"]', "(row) => row.scrollIntoView({block: 'center'})")
+    page.wait_for_timeout(300)
+    page.mouse.move(640, 400)
+    page.mouse.wheel(0, -120 if shown else 120)  # the reader's own scroll: the header down, or away
+    page.wait_for_function(f"() => document.querySelector('.site-header').classList.contains('is-tucked') === {str(not shown).lower()}")
+    page.wait_for_timeout(300)
+    heights, kept = set(), 0
+    for word in (2, 0, 3, 1, 4, 6, 5):
+        row = f'#fig-005 tr[data-index="{word}"] button'
+        box = page.locator(row).bounding_box()
+        y = page.evaluate("scrollY")
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_function(f"() => document.querySelector('{row}').getAttribute('aria-pressed') === 'true'")
+        page.wait_for_function(DRAWN)
+        page.wait_for_timeout(500)  # the address written (when the page is idle) and any scroll judged
+        heights.add(page.evaluate("document.querySelector('#fig-004').offsetHeight"))
+        kept += page.evaluate("scrollY") != y
+        assert page.evaluate(TUCKED) is not shown, word
+    assert len(heights) > 1 and kept > 1
+
+
 @pytest.mark.parametrize("path", ["/bench/?query=3", "/embed/fig-002/?query=grid&theme=dark"])
 def test_an_address_with_a_doubled_slash_still_keeps_the_state(visit, path):
     """A tampered or mistyped address, http://host//bench/: its path starts "//", which the

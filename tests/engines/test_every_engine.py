@@ -219,6 +219,28 @@ def test_a_click_in_the_working_table_leaves_the_header_where_it_was(engine, sit
     clean(engine)
 
 
+def test_rows_clicked_in_turn_leave_the_header_where_it_was(engine, site_url):
+    """The same with no scroll between the clicks: each click writes its state into the
+    address, which Firefox's Navigation API reports as a navigation, and the header, taking it
+    for a new page, forgot where the page's blocks were: the next kept place read as the
+    reader's scroll, and the header slid away or down."""
+    engine.open(site_url + "bench/")
+    ready(engine, "fig-004")
+    engine.call("""() => document.querySelector('#fig-005 tr[data-index="3"]').scrollIntoView({block: 'center'})""")
+    engine.call(SETTLED)
+    tucked = engine.call(TUCKED)
+    heights = set()
+    for word in (2, 0, 3, 1, 4, 6, 5):
+        engine.click(f'#fig-005 tr[data-index="{word}"] button')
+        engine.wait_for(f"""() => document.querySelector('#fig-005 tr[data-index="{word}"] button').getAttribute('aria-pressed') === 'true'""")
+        engine.wait_for(DRAWN)
+        engine.call("() => new Promise((r) => setTimeout(r, 500))")  # the address written, the scroll judged
+        heights.add(engine.call("() => document.querySelector('#fig-004').offsetHeight"))
+        assert engine.call(TUCKED) == tucked, (engine.name, word)
+    assert len(heights) > 1
+    clean(engine)
+
+
 def test_show_on_the_bench_brings_the_bench_into_view(engine, site_url):
     """FIG-007's "Show on the bench" glides up to FIG-004, which changes height as it comes
     (its head was switched). In WebKit, keeping the reader's place by a scroll of its own

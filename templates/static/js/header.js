@@ -56,8 +56,10 @@ addEventListener("scroll", () => {
   judging = true;
   for (const block of blocks) where.observe(block);
 }, { passive: true });
+let page = null; // the <main> whose blocks are watched
 function watchBlocks() {
-  blocks = pageBlocks();
+  page = document.querySelector("main");
+  blocks = pageBlocks(page);
   tops = new Map();
 }
 watchBlocks();
@@ -80,7 +82,11 @@ const measure = () => {
   if (header()) sized.observe(header());
 };
 measure();
-window.navigation?.addEventListener("navigatesuccess", () => { // nav.js swapped in a new page
+window.navigation?.addEventListener("navigatesuccess", () => {
+  // Only a page nav.js swapped in is watched anew: the address a click writes for its state
+  // (a row of FIG-005: ?query=3) is no new page, and the blocks' tops, forgotten there, made the
+  // engine's next kept place read as the reader's scroll
+  if (document.querySelector("main") === page) return;
   last = scrollY;
   measure();
   watchBlocks();
