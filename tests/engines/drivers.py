@@ -16,6 +16,7 @@ Both read the same recorder, so a problem counts in either engine whichever way 
 from __future__ import annotations
 
 import base64
+import collections
 import contextlib
 import itertools
 import json
@@ -178,8 +179,10 @@ class Firefox(Engine):
             self.process.wait(10)
             self.process.stderr.close()
             raise RuntimeError("Firefox did not open its WebDriver BiDi socket")
-        # keep reading stderr, or a chatty Firefox blocks on a full pipe
-        self.drain = threading_drain(self.process.stderr)
+        # keep reading stderr, or a chatty Firefox blocks on a full pipe; its last lines say
+        # why a command had no answer (a content process that crashed, say)
+        self.said: collections.deque[str] = collections.deque(maxlen=20)
+        self.drain = threading_drain(self.process.stderr, self.said)
         self.stack = contextlib.ExitStack()
         try:
             self.ws = self.stack.enter_context(
@@ -200,7 +203,13 @@ class Firefox(Engine):
         self.ws.send(json.dumps({"id": mine, "method": method, "params": params}))
         end = time.monotonic() + timeout
         while True:
-            message = json.loads(self.ws.recv(timeout=max(0.1, end - time.monotonic())))
+            try:
+                text = self.ws.recv(timeout=max(0.1, end - time.monotonic()))
+            except TimeoutError:
+                said = "".join(self.said).strip() or "(nothing)"
+                raise PageError(f"firefox: {method} had no answer in {timeout:g} s; "
+                                f"Firefox last printed:\n{said}") from None
+            message = json.loads(text)
             if message.get("id") == mine:
                 if message.get("type") == "error":
                     raise PageError(f"firefox: {method}: {message.get('error')}: {message.get('message')}")
@@ -274,9 +283,11 @@ class Firefox(Engine):
             shutil.rmtree(self.profile, ignore_errors=True)
 
 
-def threading_drain(stream) -> threading.Thread:
-    """Read a stream to its end on a daemon thread (returned, to be joined)."""
-    thread = threading.Thread(target=lambda: [None for _ in stream], daemon=True)
+def threading_drain(stream, keep: collections.deque | None = None) -> threading.Thread:
+    """Read a stream to its end on a daemon thread (returned, to be joined), keeping its last
+    lines in keep."""
+    sink = keep if keep is not None else collections.deque(maxlen=0)
+    thread = threading.Thread(target=lambda: sink.extend(stream), daemon=True)
     thread.start()
     return thread
 

@@ -7,6 +7,8 @@ two other engines. Each test starts from a fresh page of a browser shared by the
 
 from __future__ import annotations
 
+import time
+
 from attention import bench, bench_view, figures
 from tests.browser.test_bench_page import DRAWN, expected_state
 from tests.browser.test_bench_walk import AT_REST
@@ -139,7 +141,7 @@ def test_python_starts_after_live_pages_were_left_while_it_started(engine, site_
     Firefox it never did: the pages left were kept, frozen, with their runtimes half compiled."""
     for path in ("mixture/", "lab/", "bench/"):
         engine.open(site_url + path)
-        engine.call("() => new Promise((r) => setTimeout(r, 300))")
+        time.sleep(0.3)  # its Python starting (no command into a page about to be frozen)
     engine.open(site_url + "mixture/")
     ready(engine, "fig-002", timeout=60)
     clean(engine)
