@@ -194,6 +194,17 @@ def test_an_invalid_input_marks_every_bench_figure_out_of_date(fresh_bench):
     assert status.inner_text() == "Live: Python in your browser computed this state."
     assert sentence.is_visible() and sentence.inner_text() == "Every step is in place: these are the real weights."
 
+def test_a_state_answered_from_the_build_says_python_is_ready_without_calling_it_live(bench):
+    """With Python ready, a row one click away is answered from the build's table. The status
+    says Python is ready and where this state came from, and does not open with "Live:" (a
+    learner read "Live: this state was computed when the site was built" as a contradiction)."""
+    bench.click('#fig-005 tr[data-index="2"] button')
+    settle(bench, "fixed")
+    assert bench.inner_text("#fig-004 .runtime-status") == (
+        "Python in your browser is ready. This state was computed when the site was built, "
+        "by the same Python code; Python computes any other here.")
+
+
 def test_keyboard_only(bench):
     # A row's word is a button: Enter makes it the query.
     bench.focus('#fig-005 tr[data-index="2"] button')

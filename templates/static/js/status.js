@@ -41,7 +41,9 @@ export function describe(runtime, { pending, source, stale, size }) {
         text: stale ? "Live: Python in your browser is ready, but this input cannot be computed; " +
             "the numbers shown are for the last one that could."
           : source === "python" ? "Live: Python in your browser computed this state."
-          : source === "table" ? `Live: this state was ${built}; Python in your browser computes any other.`
+          // (not "Live:": a reader read "Live" beside "when the site was built" as a contradiction)
+          : source === "table" ? `Python in your browser is ready. This state was ${built}; ` +
+            "Python computes any other here."
             : "Live: Python in your browser computes every number you see.",
         action: null, label: "",
       };
