@@ -114,3 +114,33 @@ def test_the_whatif_footer_numbers_look_like_the_rows_numbers(no_js, server):
     row = no_js.evaluate(style, '#fig-003 .whatif-table [data-whatif="real"]')
     for cell in ("real-top", "real-entropy"):
         assert no_js.evaluate(style, f'#fig-003 .whatif-table [data-whatif="{cell}"]') == row
+
+
+# For each heading of FIG-005's number columns (j, q·k, ÷ √8, ÷ T, e^(z − max)): where its
+# text ends, where its column's first number ends, and the room between the ends of the texts
+# of "Terms qc kc" and the q·k heading.
+HEADINGS = """() => {
+  const textBox = (e) => { const r = document.createRange(); r.selectNodeContents(e); return r.getBoundingClientRect(); };
+  const heads = [...document.querySelectorAll('#fig-005 thead th')];
+  const first = [...document.querySelectorAll('#fig-005 tbody tr:first-child > *')];
+  const ends = [0, 3, 4, 5, 6].map((i) => [heads[i].textContent, Math.round(textBox(heads[i]).right),
+                                           Math.round(textBox(first[i]).right)]);
+  return { ends, room: textBox(heads[3]).left - textBox(heads[2]).right };
+}"""
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_each_number_heading_of_the_working_stands_over_its_numbers(browser, server, width):
+    """A number column's heading ends where its numbers end (set at its column's start, "q·k"
+    ran on from "Terms qc kc" as one heading on a phone, and stood far left of its digits at
+    1280 px)."""
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    w = watch(context, server)
+    w.page.goto(server + "bench/")
+    w.page.locator("#fig-005 thead").scroll_into_view_if_needed()
+    shown = w.page.evaluate(HEADINGS)
+    for heading, head_end, number_end in shown["ends"]:
+        assert abs(head_end - number_end) <= 1, (heading, head_end, number_end)
+    assert shown["room"] >= 16, shown
+    w.assert_clean()
+    context.close()
