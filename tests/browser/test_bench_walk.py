@@ -328,3 +328,40 @@ def test_on_a_wide_screen_each_step_brings_the_part_it_lights_into_view(browser,
     page.evaluate(AT_REST)
     assert page.evaluate(PART_IN_VIEW, ".tray") == [True, True]
     context.close()
+
+
+# The step shown and the part it lights: each box's top and bottom against the room below
+# the header (the header shows when scrolled up) and the screen's foot.
+STEP_AND_PART = """() => {
+  const d = document.querySelector('#fig-004 .bench-drawing');
+  const step = document.querySelector('#fig-004 .bench-captions > li.is-current');
+  const part = d.querySelector('.' + step.dataset.station);
+  const header = document.querySelector('.site-header').getBoundingClientRect();
+  const top = Math.max(0, header.bottom);
+  const whole = (e) => { const b = e.getBoundingClientRect(); return b.top >= top - 1 && b.bottom <= innerHeight + 1; };
+  return [step.dataset.station, whole(part), whole(step)];
+}"""
+
+
+def test_on_a_laptop_screen_each_step_shows_its_words_and_its_part_together(browser, server):
+    """At 1280 x 800 the step's words, beside the drawing, and the part it lights are both in
+    view at every step (the part alone was brought into view: five of the six steps' words ran
+    past the screen's foot, the tray's by 177 px)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(server + "bench/")
+    page.wait_for_selector("#fig-004 .walk-controls:not([hidden])")
+    # the walk's button at the screen's foot, as a reader scrolling down reaches it
+    page.evaluate("""() => { const b = document.querySelector('#fig-004 .walk-start');
+        scrollBy({ top: b.getBoundingClientRect().bottom - innerHeight + 8, behavior: 'instant' });
+        b.focus({ preventScroll: true }); }""")
+    page.evaluate(AT_REST)
+    page.keyboard.press("Enter")
+    shown = []
+    for step in range(6):
+        if step:
+            page.keyboard.press("ArrowRight")
+        page.evaluate(AT_REST)
+        shown.append(page.evaluate(STEP_AND_PART))
+    assert shown == [[part, True, True] for part in PARTS]
+    context.close()

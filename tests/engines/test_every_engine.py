@@ -11,7 +11,7 @@ import time
 
 from attention import bench, bench_view, figures
 from tests.browser.test_bench_page import DRAWN, expected_state
-from tests.browser.test_bench_walk import AT_REST
+from tests.browser.test_bench_walk import AT_REST, PARTS, STEP_AND_PART
 from tests.browser.test_embed_snippets import SCRIPT_SHOWN
 from tests.browser.test_navigation import TUCKED
 from tests.engines.drivers import Engine
@@ -289,10 +289,11 @@ def test_the_bench_at_rest_lays_nothing_out_again(engine, site_url):
         engine.resize(1280, 900)
 
 
-def test_each_step_of_the_walk_brings_the_part_it_lights_into_view(engine, site_url):
-    """At 1280 px each step of the walk brings the part of the drawing it lights into view.
-    Firefox scrolled a part (an SVG <g>) to the wrong place: the plate, the reservoir and the
-    stopcocks stayed below the screen (at 948-1,040 px of 900)."""
+def test_each_step_of_the_walk_brings_its_words_and_the_part_it_lights_into_view(engine, site_url):
+    """At 1280 px each step of the walk brings its words and the part of the drawing it lights
+    into view together. Firefox scrolled a part (an SVG <g>) to the wrong place: the plate, the
+    reservoir and the stopcocks stayed below the screen (at 948-1,040 px of 900); and with the
+    part alone brought into view, the words beside the drawing ran past the screen's foot."""
     engine.open(site_url + "bench/")
     engine.wait_for("() => document.querySelector('#fig-004 .walk-controls:not([hidden])')")
     # the walk's button at the foot of the screen, as a reader reaches it: the drawing above
@@ -304,11 +305,8 @@ def test_each_step_of_the_walk_brings_the_part_it_lights_into_view(engine, site_
         if step:
             engine.call("() => document.querySelector('#fig-004 .walk-next').click()")
         engine.call(AT_REST)
-        seen.append(engine.call("""() => { const step = document.querySelector('#fig-004 .bench-captions > li.is-current');
-            const part = document.querySelector('#fig-004 .bench-drawing .' + step.dataset.station).getBoundingClientRect();
-            const top = Math.max(0, document.querySelector('.site-header').getBoundingClientRect().bottom);
-            return [step.dataset.station, part.top >= top - 1 && part.bottom <= innerHeight + 1]; }"""))
-    assert all(shown for _, shown in seen), (engine.name, seen)
+        seen.append(engine.call(STEP_AND_PART))
+    assert seen == [[part, True, True] for part in PARTS], (engine.name, seen)
     clean(engine)
 
 

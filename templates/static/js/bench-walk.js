@@ -4,7 +4,7 @@
 // build's numbers; bench-render.js keeps every step's numbers current, and this module only
 // chooses which step is shown, lights it and announces it (the step's words are Python's).
 
-import { dropAttrs, glide, setAttr, setClass, setHidden, setText } from "./dom.js";
+import { dropAttrs, glide, glideSpan, headerRoom, setAttr, setClass, setHidden, setText } from "./dom.js";
 
 const $ = (root, selector) => root.querySelector(selector);
 
@@ -25,15 +25,25 @@ export function wireWalk(root) {
 
   // A step the reader moved to is brought into view when it is not (on a phone the step's
   // words sit under the drawing and the buttons, below the fold); the focus stays on the
-  // button or key that moved it. "nearest" leaves a step already in view where it is. On a
-  // wide screen the step's words sit beside the drawing, at its top: there the part it
-  // lights is what may be out of view (under the header, or below the fold, as the tray was).
+  // button or key that moved it. "Nearest" leaves a step already in view where it is. On a
+  // wide screen the step's words sit beside the drawing, at its top: the step and the part it
+  // lights come into view together (the part alone left the words running past the screen's
+  // foot at 1280 x 800), or the part alone when the two are taller than the screen.
   // (A step's station is the class of the part it lights, as the styles' data-lit rules read it.)
   const wide = window.matchMedia("(min-width: 60rem)");
   const reveal = () => {
     if (at < 0) return;
+    const behavior = still.matches ? "auto" : "smooth";
     const lit = wide.matches && $(drawing, `.${steps[at].dataset.station}`);
-    glide(lit || steps[at], { block: "nearest", behavior: still.matches ? "auto" : "smooth" });
+    if (!lit) {
+      glide(steps[at], { block: "nearest", behavior });
+      return;
+    }
+    const part = lit.getBoundingClientRect();
+    const words = steps[at].getBoundingClientRect();
+    const [top, bottom] = [Math.min(part.top, words.top), Math.max(part.bottom, words.bottom)];
+    if (bottom - top <= innerHeight - headerRoom()) glideSpan(top, bottom, behavior);
+    else glideSpan(part.top, part.bottom, behavior);
   };
 
   const show = (k, speak = true) => {

@@ -106,13 +106,24 @@ export function pageBlocks(main = document.querySelector("main")) {
  * A part of a drawing is brought "nearest" by its own box, read here once, at the reader's
  * click: Firefox scrolled such a part (an SVG <g>) 89 px and left it below the screen. */
 export function glide(element, options) {
-  dispatchEvent(new Event("glide"));
-  if (!(element.ownerSVGElement && options.block === "nearest")) {
-    element.scrollIntoView(options);
+  if (element.ownerSVGElement && options.block === "nearest") {
+    const box = element.getBoundingClientRect();
+    glideSpan(box.top, box.bottom, options.behavior);
     return;
   }
-  const box = element.getBoundingClientRect();
-  const top = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0; // the header's
-  const by = box.top < top ? box.top - top : Math.max(0, Math.min(box.bottom - innerHeight, box.top - top));
-  if (by) scrollBy({ top: by, behavior: options.behavior });
+  dispatchEvent(new Event("glide"));
+  element.scrollIntoView(options);
+}
+
+/** The room the site's header takes at the top of the screen, in px (scroll-padding-top). */
+export const headerRoom = () => parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+
+/** Bring the stretch of the page from top to bottom (px from the screen's top) into view below
+ * the header by the least scroll, as glide() does (the "glide" event first); a stretch taller
+ * than the room shows from its top. */
+export function glideSpan(top, bottom, behavior) {
+  dispatchEvent(new Event("glide"));
+  const room = headerRoom();
+  const by = top < room ? top - room : Math.max(0, Math.min(bottom - innerHeight, top - room));
+  if (by) scrollBy({ top: by, behavior });
 }
