@@ -144,3 +144,35 @@ def test_each_number_heading_of_the_working_stands_over_its_numbers(browser, ser
     assert shown["room"] >= 16, shown
     w.assert_clean()
     context.close()
+
+
+# Between the texts of each two neighbouring number columns of FIG-005 (the heading row and every
+# body row), from q·k to the last before the weights: the narrowest gap, in px, and where; and
+# the columns shown whole before the table is scrolled.
+COLUMN_GAPS = """() => {
+  const textBox = (e) => { const r = document.createRange(); r.selectNodeContents(e); return r.getBoundingClientRect(); };
+  const rows = [...document.querySelectorAll('#fig-005 thead tr, #fig-005 tbody tr')];
+  let least = [Infinity, ''];
+  for (const row of rows) {
+    const cells = [...row.children].slice(0, -1);  // (the weights stick at the right edge)
+    for (let k = 3; k + 1 < cells.length; k++) {
+      const gap = textBox(cells[k + 1]).left - textBox(cells[k]).right;
+      if (gap < least[0]) least = [gap, `${cells[k].textContent} | ${cells[k + 1].textContent}`];
+    }
+  }
+  const edge = document.querySelector('#fig-005 thead th:last-child').getBoundingClientRect().left;
+  const whole = [...document.querySelectorAll('#fig-005 thead th')].slice(0, -1)
+    .filter((th) => th.getBoundingClientRect().right <= edge).map((th) => th.textContent);
+  return [least, whole];
+}"""
+
+
+def test_on_a_phone_the_workings_columns_read_apart(phone):
+    """At 360 px FIG-005's numbers and headings after q·k are a word's space apart at least:
+    5 px apart, "−26.517 −26.517" read as one run, and "÷ T" and "e^(z − max)" as one heading.
+    Before the table is scrolled, q·k still shows whole beside the weights."""
+    phone.page.goto(phone.base + "bench/")
+    phone.page.wait_for_selector('#fig-005 .table-wrap[data-scrolls="true"]')
+    (gap, where), whole = phone.page.evaluate(COLUMN_GAPS)
+    assert gap >= 8, (round(gap, 1), where)
+    assert whole == ["j", "Word", "Terms qckc", "q·k"]
