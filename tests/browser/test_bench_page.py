@@ -172,7 +172,8 @@ def test_an_invalid_input_marks_every_bench_figure_out_of_date(fresh_bench):
     assert bench.evaluate("""() => ['[data-bind="head-here"]', '.walk-numbers', '.output-value']
         .map(s => getComputedStyle(document.querySelector('#fig-004 ' + s)).fontStyle)""") == ["italic"] * 3
     status = bench.locator("#fig-004 .runtime-status")
-    assert status.inner_text() == ("Live: Python in your browser is ready, but this input cannot "
+    # (not "Live:" beside the last good numbers, as beside the build's: a reader read it as a contradiction)
+    assert status.inner_text() == ("Python in your browser is ready, but this input cannot "
                                    "be computed; the numbers shown are for the last one that could.")
     assert bench.evaluate("""() => getComputedStyle(document.querySelector(
         '#fig-008 [data-bind="trained"] .num')).fontStyle""") == "normal"
@@ -202,7 +203,7 @@ def test_a_state_answered_from_the_build_says_python_is_ready_without_calling_it
     settle(bench, "fixed")
     assert bench.inner_text("#fig-004 .runtime-status") == (
         "Python in your browser is ready. This state was computed when the site was built, "
-        "by the same Python code; Python computes any other here.")
+        "by the same Python code; Python computes any other state here.")
 
 
 def test_keyboard_only(bench):

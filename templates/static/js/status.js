@@ -38,12 +38,13 @@ export function describe(runtime, { pending, source, stale, size }) {
       };
     case "ready":
       return {
-        text: stale ? "Live: Python in your browser is ready, but this input cannot be computed; " +
+        text: stale ? "Python in your browser is ready, but this input cannot be computed; " +
             "the numbers shown are for the last one that could."
           : source === "python" ? "Live: Python in your browser computed this state."
-          // (not "Live:": a reader read "Live" beside "when the site was built" as a contradiction)
+          // (not "Live:" beside numbers that are not Python's now: a reader read "Live" beside
+          // "when the site was built" as a contradiction)
           : source === "table" ? `Python in your browser is ready. This state was ${built}; ` +
-            "Python computes any other here."
+            "Python computes any other state here."
             : "Live: Python in your browser computes every number you see.",
         action: null, label: "",
       };
