@@ -116,12 +116,15 @@ def test_the_whatif_footer_numbers_look_like_the_rows_numbers(no_js, server):
         assert no_js.evaluate(style, f'#fig-003 .whatif-table [data-whatif="{cell}"]') == row
 
 
+# (in a page function) the box of what an element draws, its text, not of the element
+TEXT_BOX = "  const textBox = (e) => { const r = document.createRange(); r.selectNodeContents(e); return r.getBoundingClientRect(); };\n"
+
+
 # For each heading of FIG-005's number columns (j, q·k, ÷ √8, ÷ T, e^(z − max)): where its
 # text ends, where its column's first number ends, and the room between the ends of the texts
 # of "Terms qc kc" and the q·k heading.
 HEADINGS = """() => {
-  const textBox = (e) => { const r = document.createRange(); r.selectNodeContents(e); return r.getBoundingClientRect(); };
-  const heads = [...document.querySelectorAll('#fig-005 thead th')];
+""" + TEXT_BOX + """  const heads = [...document.querySelectorAll('#fig-005 thead th')];
   const first = [...document.querySelectorAll('#fig-005 tbody tr:first-child > *')];
   const ends = [0, 3, 4, 5, 6].map((i) => [heads[i].textContent, Math.round(textBox(heads[i]).right),
                                            Math.round(textBox(first[i]).right)]);
@@ -150,8 +153,7 @@ def test_each_number_heading_of_the_working_stands_over_its_numbers(browser, ser
 # body row), from q·k to the last before the weights: the narrowest gap, in px, and where; and
 # the columns shown whole before the table is scrolled.
 COLUMN_GAPS = """() => {
-  const textBox = (e) => { const r = document.createRange(); r.selectNodeContents(e); return r.getBoundingClientRect(); };
-  const rows = [...document.querySelectorAll('#fig-005 thead tr, #fig-005 tbody tr')];
+""" + TEXT_BOX + """  const rows = [...document.querySelectorAll('#fig-005 thead tr, #fig-005 tbody tr')];
   let least = [Infinity, ''];
   for (const row of rows) {
     const cells = [...row.children].slice(0, -1);  // (the weights stick at the right edge)
