@@ -197,13 +197,17 @@ def test_an_invalid_input_marks_every_bench_figure_out_of_date(fresh_bench):
 
 def test_a_state_answered_from_the_build_says_python_is_ready_without_calling_it_live(bench):
     """With Python ready, a row one click away is answered from the build's table. The status
-    says Python is ready and where this state came from, and does not open with "Live:" (a
-    learner read "Live: this state was computed when the site was built" as a contradiction)."""
+    says where this state came from, then that Python is ready, and does not open with "Live:"
+    (a learner read "Live: this state was computed when the site was built" as a
+    contradiction). Before any click, the page shows the build's numbers too: the status no
+    longer says Python computed "every number you see"."""
+    assert bench.inner_text("#fig-004 .runtime-status") == (
+        "Live: Python in your browser is ready and computes every state you choose.")
     bench.click('#fig-005 tr[data-index="2"] button')
     settle(bench, "fixed")
     assert bench.inner_text("#fig-004 .runtime-status") == (
-        "Python in your browser is ready. This state was computed when the site was built, "
-        "by the same Python code; Python computes any other state here.")
+        "This state was computed when the site was built, by the same Python code; Python in "
+        "your browser is ready and computes any other state you choose.")
 
 
 def test_keyboard_only(bench):

@@ -42,10 +42,12 @@ export function describe(runtime, { pending, source, stale, size }) {
             "the numbers shown are for the last one that could."
           : source === "python" ? "Live: Python in your browser computed this state."
           // (not "Live:" beside numbers that are not Python's now: a reader read "Live" beside
-          // "when the site was built" as a contradiction)
-          : source === "table" ? `Python in your browser is ready. This state was ${built}; ` +
-            "Python computes any other state here."
-            : "Live: Python in your browser computes every number you see.",
+          // "when the site was built" as a contradiction; where the numbers shown came from first)
+          : source === "table" ? `This state was ${built}; Python in your browser is ready ` +
+            "and computes any other state you choose."
+            // (no answer yet: the page shows the build's numbers, which "computes every number
+            // you see" claimed as Python's)
+            : "Live: Python in your browser is ready and computes every state you choose.",
         action: null, label: "",
       };
     case "failed":
