@@ -1,4 +1,5 @@
-"""Attention Bench's live figures in a notebook (``pip install "attention-bench[notebook]"``).
+"""Attention Bench's live figures in a notebook (from a clone: ``npm ci``, then
+``pip install ".[notebook]"``; the README's "In a notebook").
 
 >>> from attention_notebook import Bench, Fig002
 >>> Fig002(query="grid").query, Bench(head="previous-token").head
