@@ -1,15 +1,20 @@
 """The executed example as nbconvert's HTML, read with no kernel and every other origin
-blocked: each figure reads as itself, for its last state, with the core's numbers."""
+blocked: each figure reads as itself, for its last state, with the core's numbers. Also when
+nbconvert executes it (saving the widget state, which would make its HTML ask a CDN for a
+widget manager) with the README's command."""
 
 from __future__ import annotations
 
+import re
+import shlex
+import shutil
 import subprocess
 import sys
 
 import nbformat
 from nbclient import NotebookClient
 
-from .conftest import EXAMPLE, SHOTS, isolated_env
+from .conftest import EXAMPLE, ROOT, SHOTS, isolated_env
 from .figures import READ_BENCH, READ_FIG_002, bench_expected, fig_002_expected
 
 SENTENCE = "the engineer fixed the bridge before she left"
@@ -36,6 +41,12 @@ def test_nbconvert_html_shows_each_figure_for_its_last_state(browser, tmp_path, 
     text = html.read_text(encoding="utf-8")
     assert "Loading widget" not in text
 
+    read_offline(browser, html, "nbconvert-bench.png")
+
+
+def read_offline(browser, html, shot: str) -> None:
+    """Open nbconvert's HTML with every request but file:// refused: each figure reads as
+    itself, for the example's last state, with the core's numbers and the site's styles."""
     context = browser.new_context(viewport={"width": 1280, "height": 3600})  # every figure in view
     blocked = []
 
@@ -61,6 +72,30 @@ def test_nbconvert_html_shows_each_figure_for_its_last_state(browser, tmp_path, 
     label = page.locator(f"{fig_002} .fig-id")
     assert label.evaluate("(e) => getComputedStyle(e).borderTopStyle") == "solid"
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.locator(bench).screenshot(path=SHOTS / "nbconvert-bench.png")
+    page.locator(bench).screenshot(path=SHOTS / shot)
     assert not [u for u in blocked if "attention" in u]  # nothing of the figures is elsewhere
     context.close()
+
+
+def readme_export() -> list[str]:
+    """The README's command that writes the example's HTML for reading offline."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    line = next(m.group(0) for m in re.finditer(r"^jupyter nbconvert .*$", text, re.M))
+    return shlex.split(line)
+
+
+def test_the_readmes_export_reads_offline_when_nbconvert_executes_the_notebook(
+        browser, tmp_path, monkeypatch):
+    """`jupyter nbconvert --execute` saves the widget state (nbclient's default): plain, its
+    HTML shows each widget's view alone, for a widget manager from a CDN, and offline no
+    figure at all (a new user's pass in review 4). The README's command shows the figures."""
+    for name, value in isolated_env(tmp_path).items():
+        monkeypatch.setenv(name, value)
+    command = readme_export()
+    assert command[:2] == ["jupyter", "nbconvert"] and "--execute" in command
+    (tmp_path / "notebooks").mkdir()
+    shutil.copy2(EXAMPLE, tmp_path / "notebooks" / EXAMPLE.name)
+    subprocess.run([sys.executable, "-m", *command], check=True, capture_output=True, cwd=tmp_path)
+    html = tmp_path / "notebooks" / EXAMPLE.with_suffix(".html").name
+    assert "application/vnd.jupyter.widget-view+json" not in html.read_text(encoding="utf-8")
+    read_offline(browser, html, "nbconvert-executed-bench.png")
