@@ -130,7 +130,8 @@ export function fitBox(box) {
   box.style.height = `${box.scrollHeight + parseFloat(borderTopWidth) + parseFloat(borderBottomWidth)}px`;
 }
 
-export function renderControls(root, data) {
+/** The controls for one answer; `queryNote`: where a new sentence put the query (bench-notes.js). */
+export function renderControls(root, data, queryNote = "") {
   const form = $(root, ".bench-controls");
   if (!form) return;
   const focused = document.activeElement;
@@ -141,6 +142,7 @@ export function renderControls(root, data) {
     fitBox(sentence);
   }
   setText(bound(form, "sentence-note"), data.sentence.note);
+  setText(bound(form, "query-note"), queryNote);
   const radio = $(form, `input[name="head"][value="${data.head.name}"]`);
   if (!radio.checked) radio.checked = true;
   const t = $(form, 'input[name="temperature"]');
@@ -181,6 +183,11 @@ export function renderErrors(root, problems, invalid = true) {
   for (const selector of Object.values(MESSAGE_SLOTS)) {
     const slot = $(root, selector);
     if (slot) setText(slot, "");
+  }
+  const form = $(root, ".bench-controls");
+  if (form && invalid && problems.length) { // the notes were about an input before this one
+    setText(bound(form, "sentence-note"), "");
+    setText(bound(form, "query-note"), "");
   }
   for (const input of root.querySelectorAll(".bench-controls [name]")) dropAttrs(input, "aria-invalid");
   for (const { field, message } of problems) {

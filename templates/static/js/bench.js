@@ -5,6 +5,7 @@
 import {
   announce, fitBox, renderControls, renderDrawing, renderErrors, renderHeads, renderMatrix, renderTable,
 } from "./bench-render.js";
+import { dropped, queryNote, sentenceSent, unused } from "./bench-notes.js";
 import { markValve } from "./bench-parts.js";
 import { wireWalk } from "./bench-walk.js";
 import { glide, markStale, part, setAttr, setText } from "./dom.js";
@@ -37,6 +38,7 @@ function wireControls(root, store) {
       setText($(root, "#bench-sentence-msg"), "");
       return;
     }
+    sentenceSent(store, store.good.state); // the answer says where the query went
     ask(store, { sentence: sentence.value, query: null, shut: [] });
   });
   // A sentence typed but not yet used stays in its box, whatever else the reader does first
@@ -190,37 +192,6 @@ function complete(store, data) {
   return true;
 }
 
-// A field the reader left invalid (aria-invalid) whose text an answer replaces: the answer was
-// computed from the last value that could be, as the field now shows, and its message says so
-// rather than vanish with the typed text.
-const KEPT = { // field: what the answer puts in it, and what to say then
-  temperature: [(data) => data.temperature.text,
-    (typed, data) => `T stays ${data.temperature.text}: “${typed}” could not be used.`],
-  sentence: [(data) => data.sentence.text,
-    () => "The sentence stays the last one that could be used; the one typed could not."],
-};
-
-function dropped(root, data) {
-  return Object.entries(KEPT).flatMap(([field, [shown, say]]) => {
-    const input = $(root, `.bench-controls [name="${field}"][aria-invalid="true"]`);
-    const typed = input && input !== document.activeElement ? input.value.trim() : null;
-    return typed !== null && typed !== shown(data) ? [{ field, message: say(typed, data) }] : [];
-  });
-}
-
-/** A sentence typed but not used yet (no Enter, no "Use sentence"), beside an answer for
- * another state: it stays in its box, and the message says that the bench does not show it. */
-function unused(root, data) {
-  const box = $(root, '.bench-controls [name="sentence"][data-typed]');
-  if (!box) return [];
-  if (box.value.trim().split(/\s+/).join(" ") === data.sentence.text) {
-    delete box.dataset.typed; // typed back to the sentence in use
-    return [];
-  }
-  return [{ field: "sentence", message: "Not used yet: the bench still shows the sentence before. " +
-    "Press “Use sentence” (or Enter) to put this one on the bench." }];
-}
-
 /** The states a reader reaches in one click from `data`'s: each other row as the query, the
  * nearest rows first, then each other head. Python computes them while it waits (store.warm),
  * once per state apart from its query: a click on a row of a long sentence is then answered
@@ -265,6 +236,7 @@ export function mount(root, store) {
     const speaks = root === store.roots[0]; // one figure of the group reports and announces
     // the last good state stays drawn, marked as out of date
     markStale(root, !answer.ok, answer.unavailable ? "runtime" : "input");
+    const note = queryNote(store, answer); // a new sentence's query, said beside the box
     if (!answer.ok) return speaks && renderErrors(root, answer.errors);
     if (!complete(store, answer.data)) { // ask again in full; the last state stays drawn
       delete store.extras.have;
@@ -275,7 +247,7 @@ export function mount(root, store) {
     before = answer.data;
     store.good = answer.data;
     if (speaks) renderErrors(root, [...dropped(root, answer.data), ...unused(root, answer.data)], false);
-    renderControls(root, answer.data);
+    renderControls(root, answer.data, note);
     const body = $(root, ".bench-body"); // the drawing and the walk: far off screen, drawn later
     if (body) writeNear(body, () => { renderDrawing(root, answer.data); if (walked) walked(); });
     renderTable(root, answer.data);

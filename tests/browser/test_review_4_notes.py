@@ -1,0 +1,69 @@
+"""Review 4's findings about what the bench, FIG-002 and the lab say and show beside the
+reader's input (Chromium, on the worker's shared page): a note about an earlier input does not
+stay beside a new error, a new sentence says visibly where the query went, one live region
+speaks per change, FIG-002's hint asks for a click or tap, and the lab's query is named q."""
+
+from __future__ import annotations
+
+import pytest
+
+READY = '#fig-004 .runtime-status[data-state="ready"]'
+FORTY_ONE = " ".join(["the", "pilot", "saw", "it"] * 10 + ["left"])
+NOTE = "#bench-sentence-note"
+
+
+@pytest.fixture
+def bench(booted):
+    page = booted.open("bench/")
+    page.wait_for_selector(READY, timeout=60000)
+    return page
+
+
+def use(page, sentence: str) -> None:
+    page.fill("#bench-sentence", sentence)
+    page.press("#bench-sentence", "Enter")
+
+
+# --- Confusing 1: a note about an earlier input, beside a new error -------------------------
+
+@pytest.mark.parametrize("bad, message", [("the zebra left", "Not in the lexicon: “zebra”."),
+                                          (FORTY_ONE, "Use at most 40 words; this sentence has 41."),
+                                          ("", "Type a sentence of at least one word.")],
+                         ids=["unknown word", "41 words", "empty"])
+def test_a_sentence_that_cannot_be_used_leaves_no_note_about_the_one_before(bench, bad, message):
+    use(bench, "The Engineer, fixed the BRIDGE!")
+    bench.wait_for_function(f"() => document.querySelector('{NOTE}').textContent.startsWith('Read as')")
+    use(bench, bad)
+    bench.wait_for_function("(m) => document.querySelector('#bench-sentence-msg').textContent === m", arg=message)
+    assert bench.text_content(NOTE) == ""
+    assert not bench.is_visible(NOTE)
+
+
+# --- Confusing 2: a new sentence moves the query ----------------------------------------------
+
+QUERY_NOTE = '#fig-004 [data-bind="query-note"]'
+
+
+def test_a_new_sentence_says_beside_the_box_where_the_query_went(bench):
+    assert bench.text_content('#fig-004 [data-bind="carriage-word"]') == "she"
+    use(bench, "the pilot left")
+    bench.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]').textContent === 'left'")
+    note = bench.locator(QUERY_NOTE)
+    assert note.is_visible()
+    assert note.text_content() == ("The query is now “left”; it was “she”. A new sentence takes its first "
+                                   "pronoun as the query, or its last word if it has no pronoun.")
+    # it stands by the box, and the box's description includes it
+    assert "bench-query-note" in bench.get_attribute("#bench-sentence", "aria-describedby").split()
+    box, said = bench.locator("#bench-sentence").bounding_box(), note.bounding_box()
+    assert 0 <= said["y"] - (box["y"] + box["height"]) < 120
+    # the next change is the reader's own: the note goes
+    bench.click('#fig-005 tr[data-index="1"] button')
+    bench.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]').textContent === 'pilot'")
+    assert note.text_content() == "" and not note.is_visible()
+
+
+def test_a_new_sentence_with_the_same_query_word_says_nothing_of_it(bench):
+    use(bench, "she left")
+    bench.wait_for_function("() => document.querySelectorAll('#fig-004 .dial').length === 2")
+    assert bench.text_content('#fig-004 [data-bind="carriage-word"]') == "she"
+    assert bench.text_content(QUERY_NOTE) == ""
