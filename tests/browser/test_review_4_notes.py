@@ -101,3 +101,17 @@ def test_a_change_of_the_bench_is_announced_by_one_live_region(bench):
     # the quiz still shows, without saying it, that it is writing the new questions
     assert bench.get_attribute('[data-quiz="status"]', "role") is None
     assert bench.get_attribute('[data-quiz="status"]', "aria-live") is None
+
+
+# --- Confusing 6: FIG-002's hint -----------------------------------------------------------
+
+def test_fig_002s_hint_asks_for_a_click_or_a_tap_on_the_words_that_are_buttons(booted):
+    page = booted.open("mixture/")
+    hint = page.locator("#fig-002 .fig-hint")
+    hint.wait_for(state="visible")
+    text = hint.inner_text()
+    assert text.startswith("Click or tap a word in the Key column")
+    assert "Press a key" not in text and "key's name" not in text
+    words = page.locator("#fig-002 tbody th button.row-choice")
+    assert words.count() == 3
+    assert page.locator("#fig-002 thead th").first.inner_text().startswith("Key")
