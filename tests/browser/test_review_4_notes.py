@@ -115,3 +115,43 @@ def test_fig_002s_hint_asks_for_a_click_or_a_tap_on_the_words_that_are_buttons(b
     words = page.locator("#fig-002 tbody th button.row-choice")
     assert words.count() == 3
     assert page.locator("#fig-002 thead th").first.inner_text().startswith("Key")
+
+
+# --- Confusing 10: the lab's query dot on grid's diamond -----------------------------------
+
+BOXES = """() => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const point = document.querySelector('#fig-003 [data-bind="pad-point"]');
+  const label = point.querySelector('text');
+  return {
+    label: label && label.textContent, labelBox: label && box(label), dot: box(point.querySelector('circle') || point),
+    keys: [...document.querySelectorAll('#fig-003 .pad-key')].map((k) => ({
+      word: k.querySelector('text').textContent, diamond: box(k.querySelector('rect')), name: box(k.querySelector('text')) })),
+    after: [...document.querySelectorAll('#fig-003 .pad-key')].every((k) =>
+      k.compareDocumentPosition(point) & Node.DOCUMENT_POSITION_FOLLOWING),
+    colours: [getComputedStyle(point.querySelector('circle') || point).fill,
+              getComputedStyle(document.querySelector('#fig-003 .pad-key rect')).stroke],
+  };
+}"""
+
+
+def overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_the_labs_query_is_named_q_and_told_from_the_key_it_sits_on(booted):
+    page = booted.open("lab/")
+    page.wait_for_selector("#fig-003 .lab-controls:not([hidden])")
+    seen = page.evaluate(BOXES)
+    grid = next(k for k in seen["keys"] if k["word"] == "grid")
+    assert overlap(seen["dot"], grid["diamond"])  # q = k_grid = [1, 1]: the dot sits on grid's diamond
+    assert seen["label"] == "q"  # ... and is named: q, the query
+    assert all(not overlap(seen["labelBox"], k["name"]) for k in seen["keys"])
+    assert seen["after"]  # drawn over the keys
+    assert seen["colours"][0] != seen["colours"][1]
+    # the name goes with the dot
+    page.fill("#lab-q1", "-2")
+    page.wait_for_function("() => document.querySelector('#fig-003 [data-bind=\"pad-point\"]').getAttribute('transform') === 'translate(-2 1)'")
+    moved = page.evaluate(BOXES)
+    assert moved["labelBox"][0] < seen["labelBox"][0] - 50
+    assert overlap(moved["labelBox"], [moved["dot"][0] - 20, moved["dot"][1] - 20, moved["dot"][2] + 20, moved["dot"][3] + 20])

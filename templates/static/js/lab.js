@@ -45,8 +45,7 @@ export function render(root, data, focused) {
   }
   setText($(root, '[data-bind="mix-output"]'), data.output.text);
   const pad = data.pad;
-  setAttr($(root, '[data-bind="pad-point"]'), "cx", pad.x);
-  setAttr($(root, '[data-bind="pad-point"]'), "cy", pad.y);
+  setAttr($(root, '[data-bind="pad-point"]'), "transform", `translate(${pad.x} ${pad.y})`);
   setAttr($(root, '[data-bind="pad-arm"]'), "x2", pad.x);
   setAttr($(root, '[data-bind="pad-arm"]'), "y2", pad.y);
   setText($(root, '[data-bind="query"]'), data.query.text);
