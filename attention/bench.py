@@ -192,12 +192,18 @@ _RECENT = {"sin1": 20, "cos1": -30}
 
 # previous-token: keys hold 10 x their fast waves; queries hold 0.7 x the same waves turned
 # back one step, rounded: -0.12 = 0.7 cos w2 and 0.69 = 0.7 sin w2. Channels 0-1 give
-# 7 cos(w2 (i - 1 - j)); channel 2 adds 2 x the key's recency.
+# 7 cos(w2 (i - 1 - j)). Channels 2-3 give 30 sin(w1 (j - i)): the slow waves' angle between
+# key and query, 0 at the query and lower the further back the key is, which tells apart the
+# words about 8 and 19 back, where the fast wave nearly lines up again.
 _PREV = (
-    {0: {"sin2": -0.12, "cos2": -0.69}, 1: {"sin2": 0.69, "cos2": -0.12}, 2: {"bias": 2}},
-    {0: {"sin2": 10}, 1: {"cos2": 10}, 2: _RECENT},
+    {0: {"sin2": -0.12, "cos2": -0.69}, 1: {"sin2": 0.69, "cos2": -0.12},
+     2: {"cos1": 3}, 3: {"sin1": -3}},
+    {0: {"sin2": 10}, 1: {"cos2": 10}, 2: {"sin1": 10}, 3: {"cos1": 10}},
 )
-_SINK = ({0: {"bias": -4}}, {0: _RECENT})
+# sink: one channel, 4 cos2 - 30 sin1 of the key, asked for by every query's bias: 4 at the
+# first word, at most -2.2 at any later one (the fast cosine never climbs back to 1 there
+# before the slow sine has grown).
+_SINK = ({0: {"bias": 1}}, {0: {"sin1": -30, "cos2": 4}})
 # A searching query (a pronoun here, a noun in verb-lookup) asks its target's channel with
 # 7.7 + 5 sin1 - 7.5 cos1; times the key's 10 that is 2.5 (recency(i) - recency(0)) + 2, the
 # most recency the words between target and query can gain, plus a margin of 2.
@@ -225,18 +231,21 @@ _SPECS = (
      "turned back by one step (cos 1.75 = −0.18, sin 1.75 = 0.98).\n\n"
      "Their product is 7 cos(1.75 (i − 1 − j)): 7 for the word just before the query, only −1.2 "
      "for the query itself.\n\n"
-     "About 5 and 8 words back the fast wave nearly lines up again, so channel 2 adds a small "
-     "nudge towards recent words: W_K turns the slow wave into 20 sin1 − 30 cos1, which rises "
-     "at every step, and every query asks for it with 2 (from its bias feature). The query "
-     "itself, one step more recent, keeps a visible share."),
+     "About 8 and 19 words back the fast wave nearly lines up again, so channels 2 and 3 compare "
+     "the slow waves the same way: W_K copies a key's sin1 and cos1, times 10, and W_Q asks with "
+     "3 cos1 and −3 sin1 of the query. Their product is 30 sin(0.05 (j − i)): 0 for the query "
+     "itself, −1.5 for the word before it, and lower the further back a word is (−12 at 8 "
+     "words back, −24 at 19). The query itself keeps a visible share."),
     ("sink", _SINK,
      "Each word looks mostly at the first word of the sentence.",
-     "One channel. W_K turns a key's slow position wave into 20 sin1 − 30 cos1: a recency "
-     "count that is −30 at the first word and rises at every step, to about +30 at word 40.\n\n"
-     "Every query asks channel 0 with −4 (from its bias feature), so the earlier a word, the "
-     "higher its score. The first word wins whatever it is.\n\n"
-     "The second word trails it by 4 × 1.04 = 4.1 (1.5 after the division by √8), so it keeps "
-     "a share of about 0.2."),
+     "One channel. W_K turns a key's position into 4 cos2 − 30 sin1: 4 at the first word, where "
+     "the fast wave's cosine is at its top and the slow wave's sine is 0. From the next word on "
+     "the slow sine grows, about 1.5 a word at first, while the fast cosine swings between −4 and "
+     "4, so no later word comes back above −2.2.\n\n"
+     "Every query asks channel 0 with 1 (from its bias feature), so the first word wins whatever "
+     "it is, by at least 6.2 (2.2 after the division by √8).\n\n"
+     "The second word keeps a share of about 0.1; in a long sentence the words near the start "
+     "keep small shares too, and the first word about three quarters."),
     ("coreference", _COREF,
      "A pronoun looks mostly at the nearest earlier noun that agrees with it (she, he, they: a "
      "person; it: a thing), or at itself if there is none; other words look mostly at the "
@@ -332,6 +341,6 @@ def weights(words, head, temperature: float = 1.0) -> np.ndarray:
     """Return a head's (n, n) attention weights over a sentence.
 
     >>> weights(["it", "read"], "sink").round(2).tolist()
-    [[1.0, 0.0], [0.81, 0.19]]
+    [[1.0, 0.0], [0.9, 0.1]]
     """
     return trace(words, head, temperature).weights  # (n, n)
