@@ -140,7 +140,9 @@ def load_ledger(path: Path, measured: dict | None = None) -> Ledger:
             sources.get(sid), c.get("location", ""),
             c.get("model", ""), c.get("measurement", ""), c.get("result", ""),
         )
-    return Ledger(path, sources, claims)
+    # The claims page lists claims in this order, so by number, whatever order they were
+    # written in (claims added later, such as CL-061, sat between CL-048 and CL-049).
+    return Ledger(path, sources, dict(sorted(claims.items(), key=lambda kv: int(kv[0][3:]))))
 
 
 def check_all_cited(ledger: Ledger) -> None:

@@ -96,3 +96,10 @@ def test_claims_page_renders_measured_results_and_no_double_period(built_site):
     assert "Measured on a trained model" in block and "Model: all-MiniLM-L6-v2" in block
     assert f"the best match is {r['name']}" in block and r["score"] in block
     assert f"({r['strength']})" in block
+
+
+def test_claims_page_lists_claims_by_number(built_site):
+    # Review 4: the page read CL-048, CL-061 to CL-063, then CL-049 to CL-054.
+    page = (built_site / "claims" / "index.html").read_text(encoding="utf-8")
+    shown = [int(n) for n in re.findall(r'<[a-z]+ [^>]*id="CL-(\d{3})"', page)]
+    assert len(shown) == len(RAW["claims"]) and shown == sorted(shown)
