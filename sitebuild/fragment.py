@@ -174,6 +174,11 @@ def figure_markup(embed_id: str, url: str = "", site_url: str = "", templates: P
                                 embed=embed_id if embed else "")
     html = html.replace('href="claims/', f'href="{site_url}claims/')
     html = re.sub(r'<p class="link-note">.*?</p>', "", html)  # a fragment shows its own state
+    # A fragment has no controls: words that only tell how to use them go (review 4 found
+    # "select any other stopcock" beside a drawing that cannot be clicked), and a link to a
+    # section of the figure's own chapter points at the site.
+    html = re.sub(r'<span class="live-only">.*?</span>', "", html, flags=re.S)
+    html = html.replace('href="#how-the-bench-is-built"', f'href="{site_url}bench/#how-the-bench-is-built"')
     sheet = (templates / "static" / "style.css").read_text(encoding="utf-8")
     return _with_fallbacks(html, light_palette(sheet))
 

@@ -78,3 +78,15 @@ def test_bars_carry_their_own_size_and_colours():
     assert 'width="72"' in bar and 'height="11"' in bar
     assert re.search(r'class="bar-track" fill="#[0-9a-f]{6}"', bar)
     assert re.search(r'class="bar-fill" fill="#[0-9a-f]{6}"', bar)
+
+
+def test_a_fragment_gives_no_instructions_for_controls_it_lacks():
+    # Review 4: FIG-004's fragment said "select any other stopcock…" and "Remove a step and
+    # Python recomputes…" beside a drawing nothing can change, and "see “How the bench is
+    # built”" pointed at a section the host page does not have.
+    html = fragment("fig-004", site_url="https://example.org/ab/")
+    text = re.sub(r"<[^>]+>", " ", re.sub(r"<style>.*?</style>", "", html, flags=re.S))
+    assert "select any other stopcock" not in text.lower()
+    assert "Remove a step and Python recomputes" not in text
+    assert 'href="https://example.org/ab/bench/#how-the-bench-is-built"' in html
+    assert 'href="#' not in html  # no link to a place on a page the fragment is not on
