@@ -96,11 +96,42 @@ def test_a_change_of_the_bench_is_announced_by_one_live_region(bench):
     bench.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)))")
     spoken = bench.evaluate("() => { window.__stopListening(); return window.__spoken; }")
     # (the status line under the figure, status.js, says where the numbers came from, and its
-    # words change between a precomputed state and one Python computed: not this finding's)
-    assert {name for name, _ in spoken} - {"fig-004 runtime-status"} == {"fig-004 announce"}, spoken
+    # words change between a precomputed state and one Python computed: it is not a live region
+    # either; a change of Python's own status is said in one of its own)
+    assert {name for name, _ in spoken} == {"fig-004 announce"}, spoken
     # the quiz still shows, without saying it, that it is writing the new questions
     assert bench.get_attribute('[data-quiz="status"]', "role") is None
     assert bench.get_attribute('[data-quiz="status"]', "aria-live") is None
+
+
+# Every text a live region of the page takes, from the page's start (regions made later too).
+FROM_THE_START = """window.__spoken = [];
+new MutationObserver(() => {
+  const live = '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"], [role="log"]';
+  for (const region of document.querySelectorAll('main ' + live)) {
+    const text = region.textContent.trim();
+    if (text && region.__said !== text) {
+      region.__said = text;
+      window.__spoken.push([(region.closest('[id]')?.id || '') + ' ' + (region.dataset.bind || region.className), text]);
+    }
+  }
+}).observe(document, { childList: true, characterData: true, subtree: true, attributes: true });"""
+
+
+def test_pythons_status_is_said_when_it_changes_and_not_at_each_state(browser, server):
+    from tests.browser.conftest import watch
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    w = watch(context, server)
+    page = w.page
+    page.add_init_script(FROM_THE_START)
+    page.goto(server + "bench/")
+    page.wait_for_selector(READY, timeout=60000)
+    page.wait_for_function("() => [...document.querySelectorAll('#fig-004 [role=status]')].some((s) => s.textContent.startsWith('Live:'))")
+    heard = page.evaluate("() => window.__spoken.filter(([name]) => !name.endsWith('announce'))")
+    assert heard and heard[-1][1].startswith("Live: Python in your browser is ready"), heard
+    assert page.get_attribute("#fig-004 .runtime-status", "role") is None
+    context.close()
+    w.assert_clean()
 
 
 # --- Confusing 6: FIG-002's hint -----------------------------------------------------------

@@ -73,6 +73,15 @@ export function attach(view, root, session) {
   const action = (name) => html("button", { type: "button", class: name, hidden: "" });
   const button = action("runtime-action");
   line.after(button);
+  // The line says where the numbers shown came from, and its words change with each state the
+  // reader picks (the build's table, or Python) and each step of a download: as a live region it
+  // spoke after every change of the figure, beside the figure's own announcement. What a screen
+  // reader needs is a change of Python's status (loading, ready, failed; a state that needs it):
+  // that alone is said, once, in a live region of its own.
+  line.removeAttribute("role");
+  const said = html("p", { class: "visually-hidden", role: "status" });
+  button.after(said);
+  let saidFor = null; // the status last said
   // (not a live region: the status line below says the same to screen readers, once)
   const words = html("p");
   const topButton = action("notice-action"); // the notice's own, styled as the status line's
@@ -96,6 +105,11 @@ export function attach(view, root, session) {
     const offer = { action, label };
     setAttr(line, "data-state", status.state);
     setText(line, text);
+    const news = `${status.state} ${status.state !== "ready" && view.pending}`;
+    if (news !== saidFor) {
+      saidFor = news;
+      setText(said, text);
+    }
     setHidden(button, !action);
     setText(button, label);
     const waiting = view.link || view.pending;
