@@ -80,15 +80,22 @@ def _whatif_note(w: dict, ghosts: list[dict], dials: list[dict],
     no gap between the scores), so the note names only the sample, and says why."""
     title = w["title"][:1].lower() + w["title"][1:]
     needles_move = bool({"scale", "mask"} & set(w["without"]))
+    cf = w["counterfactual"]
+    # a row that comes out the same needs no count of flat needles (review 4: seven lines
+    # under two identical trays for "she" without the causal mask); it says so instead
+    same = not cf["failure"] and all(
+        abs(k["counterfactual"]["value"] - k["real"]["value"]) < whatif.CHANGED for k in w["keys"])
     sentences = [f"Dashed: this row {title}."]
     if needles_move:
         sentences.append("Dashed needles: its scores.")
-    sentences.append("Dashed tray on the left: its weights.")
     if opened:
         sentences.append(f"Dashed handles: {opened} later stopcock{'s' if opened > 1 else ''} "
                          f"open{'' if opened > 1 else 's'}.")
-    cf = w["counterfactual"]
-    if not cf["failure"]:  # (with no weights, what the needles do matters less)
+    sentences.append("Dashed tray on the left: its weights.")
+    if same and needles_move:
+        sentences.append("They come out the same, to three decimals.")
+    if not cf["failure"] and not (same and needles_move):  # (with no weights, or the same
+        # weights, what the dashed needles do matters less; the max-shift's say why they stay)
         sentences.append(_needles_said(needles_move, ghosts, dials))
     lines = [(line, False) for x in sentences for line in _wrap(x)]
     if cf["failure"]:

@@ -472,3 +472,15 @@ def test_the_default_states_labels_sit_by_their_strata_on_phones_too():
         assert s["label_y"] == pytest.approx(mid + bench_drawing.LABEL_MID["wide"], abs=1e-3)
         assert s["phone_y"] == pytest.approx(mid + bench_drawing.LABEL_MID["phone"], abs=1e-3)
     assert d["viewbox"] == "0 0 800 600"
+
+
+def test_a_row_that_comes_out_the_same_says_so_in_the_note():
+    """Review 4: without the causal mask, "she" keeps its weights to three decimals, yet the
+    note under two identical trays ran to seven lines counting flat dashed needles."""
+    w = bench_view.view(without=["mask"])["drawing"]["whatif"]
+    lines = [line["text"] for line in w["note"]]
+    assert lines[-1] == "They come out the same, to three decimals."
+    assert not any("flat" in line for line in lines) and len(lines) <= 5
+    # a row that changes still counts its flat needles
+    changed = bench_view.view(without=["scale"])["drawing"]["whatif"]
+    assert any("lie flat" in line["text"] for line in changed["note"])
