@@ -28,13 +28,15 @@ def export_fig_001(state: dict) -> dict:
 
 
 def export_fig_002(state: dict) -> dict:
-    """FIG-002: one query's scores, weights and weighted contributions."""
+    """FIG-002: one query's scores, weights and weighted contributions; each row also names
+    the query and carries the output (the contributions' sum), so a CSV stands on its own."""
     d = figures.fig_002(**state)
-    rows = [[r["token"], r["score"]["value"], r["scaled"]["value"], r["weight"]["value"],
-             *r["value"]["value"], *r["contribution"]["value"]] for r in d["rows"]]
-    return {"columns": ["key", "score", "scaled", "weight", "value_1", "value_2",
-                        "contribution_1", "contribution_2"],
-            "rows": rows, "query": d["query"]["token"], "output": d["output"]["value"]}
+    query, out = d["query"]["token"], d["output"]["value"]
+    rows = [[query, r["token"], r["score"]["value"], r["scaled"]["value"], r["weight"]["value"],
+             *r["value"]["value"], *r["contribution"]["value"], *out] for r in d["rows"]]
+    return {"columns": ["query", "key", "score", "scaled", "weight", "value_1", "value_2",
+                        "contribution_1", "contribution_2", "output_1", "output_2"],
+            "rows": rows, "query": query, "output": out}
 
 
 def _finite(x: float):

@@ -12,13 +12,24 @@ from attention import bench, export, registry, toy
 
 def test_fig_002_export_matches_a_hand_computed_softmax():
     table = registry.export("fig-002", {"query": "load"})
-    assert table["columns"] == ["key", "score", "scaled", "weight", "value_1", "value_2",
-                                "contribution_1", "contribution_2"]
+    assert table["columns"] == ["query", "key", "score", "scaled", "weight", "value_1",
+                                "value_2", "contribution_1", "contribution_2", "output_1",
+                                "output_2"]
     scaled = [1 / math.sqrt(2), 1 / math.sqrt(2), 2 / math.sqrt(2)]  # q = [0, 1]
     total = sum(math.exp(s) for s in scaled)
     for row, s in zip(table["rows"], scaled):
-        assert row[2] == pytest.approx(s, abs=1e-15)
-        assert row[3] == pytest.approx(math.exp(s) / total, abs=1e-15)
+        assert row[3] == pytest.approx(s, abs=1e-15)
+        assert row[4] == pytest.approx(math.exp(s) / total, abs=1e-15)
+
+
+def test_fig_002_csv_names_the_query_and_carries_the_output():
+    # Review 4: the CSV had neither, so a file did not say whose row it was or what it mixed to.
+    table = registry.export("fig-002", {"query": "load"})
+    rows = list(csv.DictReader(io.StringIO(export.to_csv(table))))
+    assert {r["query"] for r in rows} == {"load"}
+    for i in (1, 2):  # the output is the sum of the contributions, on every row
+        total = sum(float(r[f"contribution_{i}"]) for r in rows)
+        assert [float(r[f"output_{i}"]) for r in rows] == pytest.approx([total] * 3, abs=1e-15)
 
 
 def column(table, name):
