@@ -7,6 +7,7 @@ JSON-safe data. Bad input raises ``LabInputError`` naming the field at fault.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -119,7 +120,18 @@ def limits() -> dict:
     low, high, steps = T_SLIDER
     return {"query": _plain(QUERY_LIMIT), "slider_low": _plain(low), "slider_high": _plain(high),
             "slider_steps": steps, "t_low": _plain(T_RANGE[0]), "t_high": _plain(T_RANGE[1]),
-            "pad": _plain(PAD_LIMIT)}
+            "pad": _plain(PAD_LIMIT), "slider_texts": slider_texts()}
+
+
+@functools.lru_cache(maxsize=1)
+def slider_texts() -> list[str]:
+    """Return T as an answer writes it, for every slider step: the page gives the slider its
+    value text as it moves, before Python's answer comes (a screen reader reads it at once).
+
+    >>> slider_texts()[500], slider_texts()[501], len(slider_texts())
+    ('1', '1.01', 1001)
+    """
+    return [typed(slider_temperature(step)) for step in range(T_SLIDER[2] + 1)]
 
 
 def slider_position(t: float) -> int:

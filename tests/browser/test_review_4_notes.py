@@ -186,3 +186,33 @@ def test_the_labs_query_is_named_q_and_told_from_the_key_it_sits_on(booted):
     moved = page.evaluate(BOXES)
     assert moved["labelBox"][0] < seen["labelBox"][0] - 50
     assert overlap(moved["labelBox"], [moved["dot"][0] - 20, moved["dot"][1] - 20, moved["dot"][2] + 20, moved["dot"][3] + 20])
+
+
+# --- Missing 1: the T slider's value text -------------------------------------------------
+
+# At each input event, after the page's own handlers (the form's and the figure's, below the
+# window): the slider's step and what its value text says then.
+HEAR_SLIDER = """(slider) => { window.__moved = [];
+  addEventListener('input', (event) => { if (event.target.matches(slider)) window.__moved.push(
+    [event.target.value, event.target.getAttribute('aria-valuetext')]); }); }"""
+
+
+@pytest.mark.parametrize("path, slider, ready", [
+    ("bench/", "#bench-t-range", READY), ("lab/", "#lab-t-range", '#fig-003 .runtime-status[data-state="ready"]')])
+def test_the_t_slider_says_the_t_of_each_step_as_it_moves(booted, path, slider, ready):
+    """Chromium's DevTools tree gives a range input's valuetext as its step ("500") whatever
+    aria-valuetext says, so the attribute is what is checked: it said T = 1 at step 501, and
+    T = 1.01 at 502, until Python's answer came (a screen reader reads it at the key press)."""
+    from attention import lab
+    page = booted.open(path)
+    page.wait_for_selector(ready, timeout=60000)
+    assert page.get_attribute(slider, "aria-valuetext") == "T = 1"
+    page.evaluate(HEAR_SLIDER, slider)
+    page.focus(slider)
+    for key in ["ArrowRight", "ArrowRight", "ArrowRight", "Home", "End"]:
+        page.keyboard.press(key)
+    moved = page.evaluate("() => window.__moved")
+    texts = lab.slider_texts()
+    assert moved == [[step, f"T = {texts[int(step)]}"] for step in ["501", "502", "503", "0", "1000"]]
+    assert [texts[k] for k in (500, 501, 0, 1000)] == [lab.view(slider=k)["temperature"]["text"] for k in (500, 501, 0, 1000)]
+    page.wait_for_function("(s) => document.querySelector(s).getAttribute('aria-valuetext') === 'T = 100'", arg=slider)

@@ -149,13 +149,27 @@ export function renderControls(root, data, queryNote = "") {
   if (t !== focused && t.value !== data.temperature.text) t.value = data.temperature.text;
   const slider = $(form, 'input[type="range"]');
   if (slider !== focused && slider.value !== String(data.slider)) slider.value = data.slider;
-  setAttr(slider, "aria-valuetext", `T = ${data.temperature.text}`);
-  setText(bound(form, "t-now"), `T = ${data.temperature.text}`); // Chromium exposes no valuetext: the name says it
+  sayT(form, data.temperature.text);
   setText(bound(root, "behaviour"), data.head.behaviour);
   const here = bound(root, "head-here");
   if (here) setText(here, data.head.here);
   for (const el of root.querySelectorAll('[data-bind="head"]')) setText(el, data.head.name);
   for (const el of root.querySelectorAll('[data-bind="query-word"]')) setText(el, data.query.word);
+}
+
+// The slider's value text, and its name's end (Chromium's DevTools tree shows no valuetext)
+function sayT(form, text) {
+  setAttr($(form, 'input[type="range"]'), "aria-valuetext", `T = ${text}`);
+  setText(bound(form, "t-now"), `T = ${text}`);
+}
+
+/** The T slider moved: its value text says the T of its new step at once, from the build's
+ * table of Python's T for every step (data-t-texts), not an answer later, when a screen reader
+ * has already read the T of the step before. */
+export function renderSliderMoved(form) {
+  const slider = $(form, 'input[type="range"]');
+  const text = JSON.parse(slider.dataset.tTexts || "[]")[Number(slider.value)];
+  if (text !== undefined) sayT(form, text);
 }
 
 export function renderHeads(root, data) {

@@ -3,7 +3,8 @@
 // This module wires the reader's actions to requests; bench-render.js draws the answers.
 
 import {
-  announce, fitBox, renderControls, renderDrawing, renderErrors, renderHeads, renderMatrix, renderTable,
+  announce, fitBox, renderControls, renderDrawing, renderErrors, renderHeads, renderMatrix, renderSliderMoved,
+  renderTable,
 } from "./bench-render.js";
 import { dropped, queryNote, sentenceSent, unused } from "./bench-notes.js";
 import { markValve } from "./bench-parts.js";
@@ -59,7 +60,10 @@ function wireControls(root, store) {
   form.addEventListener("input", (event) => {
     const input = event.target;
     if (input.name === "head") ask(store, { head: input.value });
-    else if (input.type === "range") ask(store, { slider: input.value });
+    else if (input.type === "range") {
+      renderSliderMoved(form); // its T at once; the answer's numbers follow
+      ask(store, { slider: input.value });
+    }
     else if (input.name === "temperature") ask(store, { temperature: input.value, slider: undefined }); // the typed T wins
   });
   // Reset: the bench as the page first showed it (the state the build wrote into the figure)

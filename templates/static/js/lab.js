@@ -60,9 +60,21 @@ export function render(root, data, focused) {
   }
   const slider = $(root, 'input[type="range"]');
   if (slider !== focused) slider.value = data.slider;
-  setAttr(slider, "aria-valuetext", `T = ${data.temperature.text}`);
-  setText($(root, '[data-bind="t-now"]'), `T = ${data.temperature.text}`); // Chromium exposes no valuetext: the name says it
+  sayT(root, data.temperature.text);
   setText($(root, '[data-bind="said"]'), data.said); // one polite sentence per change
+}
+
+// The slider's value text, and its name's end (Chromium's DevTools tree shows no valuetext)
+function sayT(root, text) {
+  setAttr($(root, 'input[type="range"]'), "aria-valuetext", `T = ${text}`);
+  setText($(root, '[data-bind="t-now"]'), `T = ${text}`);
+}
+
+/** The T slider moved: its value text says its new step's T at once, from the build's table of
+ * Python's T per step (data-t-texts); a screen reader reads it before the answer comes. */
+function sliderMoved(root, slider) {
+  const text = JSON.parse(slider.dataset.tTexts || "[]")[Number(slider.value)];
+  if (text !== undefined) sayT(root, text);
 }
 
 /** The control a problem belongs to: the field, the group of switches, or the pad. */
@@ -119,7 +131,10 @@ export function mount(root, store) {
   }));
 
   controls.addEventListener("input", (event) => {
-    if (event.target.type === "range") ask({ slider: event.target.value });
+    if (event.target.type === "range") {
+      sliderMoved(root, event.target);
+      ask({ slider: event.target.value });
+    }
     else ask();
   });
 
