@@ -178,3 +178,19 @@ def test_on_a_phone_the_workings_columns_read_apart(phone):
     (gap, where), whole = phone.page.evaluate(COLUMN_GAPS)
     assert gap >= 8, (round(gap, 1), where)
     assert whole == ["j", "Word", "Terms qckc", "q·k"]
+
+
+def test_on_a_phone_the_scroll_cue_shows_only_over_a_table_that_scrolls(phone):
+    # Review 4: the lab's working fits a 360 px phone (326 px in a 326 px column), yet its
+    # "↔ Scroll sideways…" cue showed, pointing at nothing to scroll.
+    page = phone.page
+    page.goto(phone.base + "lab/")
+    cue = page.locator("#fig-003 .scroll-cue").first
+    wrap = page.locator("#fig-003 .table-wrap").first
+    page.wait_for_function("() => document.querySelector('#fig-003 .table-wrap').dataset.scrolls === 'false'")
+    assert wrap.evaluate("w => w.scrollWidth <= w.clientWidth")
+    assert not cue.is_visible()
+    # FIG-005's wide table does scroll on a phone, and keeps its cue
+    page.goto(phone.base + "bench/")
+    page.wait_for_function("() => document.querySelector('#fig-005 .table-wrap').dataset.scrolls === 'true'")
+    assert page.locator("#fig-005 .scroll-cue").first.is_visible()
