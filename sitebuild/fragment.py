@@ -11,6 +11,7 @@ a white course page whatever the reader's system setting.
 from __future__ import annotations
 
 import re
+from html import escape
 from pathlib import Path
 from urllib.parse import parse_qsl
 
@@ -196,8 +197,23 @@ def fragment(embed_id: str, url: str = "", site_url: str = "", css: bool = True,
     record = figure_registry.embed(embed_id)  # known by now: its id, or one it had before
     title, embed_id = record.title, record.embed
     head = f"<!-- Attention Bench: {title} ({embed_id}), computed at build time -->\n"
-    return head + wrap(html, (templates / "static" / "style.css").read_text(encoding="utf-8")
+    return head + wrap(html + credit(record, url, site_url),
+                       (templates / "static" / "style.css").read_text(encoding="utf-8")
                        if css else None, theme)
+
+
+def credit(record, url: str = "", site_url: str = "") -> str:
+    """The line under a fragment that says where it comes from and links back to the figure,
+    live, in the state the fragment shows (review 4: a pasted figure carried no credit).
+
+    >>> from attention.registry import embed
+    >>> credit(embed("fig-002"), "query=grid", "https://example.org/")
+    '<p class="fragment-credit"><small>From <a href="https://example.org/mixture/?query=grid#fig-002">Attention Bench</a>, FIG-002 (Weights choose a mixture). Open it there to change it.</small></p>'
+    """
+    query = url.lstrip("?")
+    href = f"{site_url}{record.chapter}/{'?' + escape(query) if query else ''}#{record.id}"
+    return (f'<p class="fragment-credit"><small>From <a href="{href}">Attention Bench</a>, '
+            f"{record.number} ({escape(record.title)}). Open it there to change it.</small></p>")
 
 
 def wrap(html: str, sheet: str | None, theme: str = "light") -> str:

@@ -90,3 +90,12 @@ def test_a_fragment_gives_no_instructions_for_controls_it_lacks():
     assert "Remove a step and Python recomputes" not in text
     assert 'href="https://example.org/ab/bench/#how-the-bench-is-built"' in html
     assert 'href="#' not in html  # no link to a place on a page the fragment is not on
+
+
+def test_a_fragment_credits_the_site_and_links_back_to_its_state():
+    # Review 4: a pasted fragment carried no credit and no way back to the live figure.
+    html = fragment("fig-004", "head=sink&query=3", site_url="https://example.org/ab/")
+    credit = re.search(r'<p class="fragment-credit">.*?</p>', html, flags=re.S)
+    assert credit and "Attention Bench" in credit.group(0) and "FIG-004" in credit.group(0)
+    assert 'href="https://example.org/ab/bench/?head=sink&amp;query=3#fig-004"' in credit.group(0)
+    assert html.index(credit.group(0)) < html.index("</div>\n", len(html) - 10)  # in the wrapper
