@@ -148,14 +148,15 @@ def test_a_changed_module_renames_it_and_every_module_that_imports_it(templates,
     changed = {name.rsplit("/", 1)[-1] for name in a if a[name] != b[name]}
     # dom.js is imported by every module that renders (bench-parts, bench-render, bench-walk,
     # near, bench, lab, quiz, share, trained, whatif, bench-whatif, whatif-matrix, fig002, predict, status, guide,
-    # page, swap, header, scrolling, anchor); bench-parts and bench-render by bench.js; bench-whatif by whatif.js; the
-    # widgets and status by page.js (dynamically); page.js by swap.js, and swap.js by nav.js:
+    # page, swap, header, scrolling, anchor, place); bench-parts and bench-render by bench.js; bench-whatif by whatif.js; the
+    # widgets and status by page.js (dynamically); page.js by swap.js, and swap.js and place.js by nav.js:
     # exactly these change, and the modules that import none of them (store, answers,
     # runtime, address...) keep their names.
     assert changed == {"dom.js", "bench-parts.js", "bench-render.js", "bench-walk.js", "near.js", "bench.js", "lab.js", "quiz.js",
                        "share.js", "trained.js", "whatif.js", "bench-whatif.js",
                        "whatif-matrix.js", "page.js", "swap.js", "nav.js", "fig002.js",
-                       "predict.js", "status.js", "guide.js", "header.js", "scrolling.js", "anchor.js"}
+                       "predict.js", "status.js", "guide.js", "header.js", "scrolling.js", "anchor.js",
+                       "place.js"}
     a_pages, b_pages = ((tmp_path / s / "mixture" / "index.html").read_text() for s in "ab")
     assert a_pages != b_pages  # the page names the new page.js (and a new build id)
 

@@ -378,8 +378,9 @@ def test_back_at_once_after_a_change_goes_back_and_forward_returns_to_the_change
     for row in (1, 2, 1):  # each a change from the state before it (the bench opens on "she")
         word = page.text_content(f'#fig-005 tr[data-index="{row}"] button')  # once it is a button
         page.evaluate(CHOOSE_THEN_BACK, row)
-        page.wait_for_function("() => document.querySelector('#fig-003')"  # the lab, swapped in
-                               " && document.activeElement === document.querySelector('main h1')",
+        # the lab, swapped in, with focus back on the link the reader followed from it
+        page.wait_for_function("() => document.querySelector('#fig-003') && document.activeElement"
+                               " === document.querySelector('.site-header a[href=\"../bench/\"]')",
                                timeout=5000)
         page.go_forward()
         page.wait_for_function("w => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]')"

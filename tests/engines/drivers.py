@@ -62,6 +62,10 @@ class Engine:
         """Keys typed into whatever has focus."""
         raise NotImplementedError
 
+    def back(self) -> None:
+        """The browser's Back, as its button gives it (not the page's history.back())."""
+        raise NotImplementedError
+
     def screenshot(self, path: Path) -> None:
         raise NotImplementedError
 
@@ -244,6 +248,9 @@ class Firefox(Engine):
         self.send("input.performActions", {"context": self.context, "actions": [
             {"type": "key", "id": "keyboard", "actions": keys}]})
 
+    def back(self) -> None:
+        self.send("browsingContext.traverseHistory", {"context": self.context, "delta": -1})
+
     def screenshot(self, path: Path) -> None:
         data = self.send("browsingContext.captureScreenshot", {"context": self.context})["data"]
         Path(path).write_bytes(base64.b64decode(data))
@@ -367,6 +374,9 @@ class WebKit(Engine):
         from selenium.webdriver.common.action_chains import ActionChains
 
         ActionChains(self.driver).send_keys(text).perform()
+
+    def back(self) -> None:
+        self.driver.back()
 
     def screenshot(self, path: Path) -> None:
         self.driver.save_screenshot(str(path))

@@ -1,14 +1,17 @@
 // One Python per visit: a link to another page of the site swaps that page's content into
 // this document (swap.js), so the document, its worker and the Python booted in it survive.
 // Everything a real navigation does still happens: the address, the title and description,
-// the header's current item, focus on the new heading, an announcement, scroll restored on
-// back/forward, #anchors. Where the Navigation API is missing, or anything is unusual
-// (another build, not HTML, an embed, an error), the browser loads the page as always.
+// the header's current item, focus on the new heading, an announcement, the reader's place
+// and focus given back on back/forward (place.js), #anchors. Where the Navigation API is
+// missing, or anything is unusual (another build, not HTML, an embed, an error), the browser
+// loads the page as always.
+
+import { keep, restore } from "./place.js";
 
 const ROOT = new URL(document.body.dataset.root || "./", location.href);
 // a URL to let through as an ordinary load
 let bypass = null;
-// history entry key -> its scroll position
+// history entry key -> the reader's place there, and what had focus (place.js)
 const positions = new Map();
 const noHash = (url) => url.split("#")[0];
 
@@ -31,18 +34,20 @@ function intercept(event) {
   if (event.navigationType === "reload" || !ours(url)) return;
   if (event.navigationType !== "traverse" && event.destination.sameDocument) return; // history API
   if (event.navigationType === "traverse" && noHash(url) === noHash(location.href)) return;
-  // The position to come back to: this entry's, kept while the document lives.
-  positions.set(navigation.currentEntry.key, scrollY);
+  // The place to come back to: this entry's, kept while the document lives (read before
+  // pin() writes the links out in full: the one focused is found again by its address)
+  positions.set(navigation.currentEntry.key, keep());
   pin();
   const back = event.navigationType === "traverse" ? positions.get(event.destination.key) : undefined;
   event.intercept({
-    // swap.js focuses the new page's heading; the position is set once its figures are in
+    // swap.js focuses a new page's heading, place.js what had focus on a page come back to;
+    // the place is set once its figures are in
     focusReset: "manual",
     scroll: "manual",
     async handler() {
       let done = false;
       try {
-        done = await (await import("./swap.js")).swap(url, event.signal);
+        done = await (await import("./swap.js")).swap(url, event.signal, back === undefined);
       } catch {
         if (event.signal.aborted) return;
       }
@@ -77,23 +82,6 @@ function place(url, back) {
   if (back !== undefined) restore(back);
   else if (target) target.scrollIntoView();
   else scrollTo(0, 0);
-}
-
-/** Scroll back to y. A page just swapped in may still be shorter than y (its fonts, a figure
- * drawn after the frame), and the browser then stops short: try again each frame, for up to
- * a second, unless the reader scrolls first. */
-function restore(y) {
-  const reader = new AbortController();
-  let frames = 60;
-  for (const type of ["wheel", "touchstart", "pointerdown", "keydown"]) {
-    addEventListener(type, () => reader.abort(), { once: true, passive: true, signal: reader.signal });
-  }
-  (function step() {
-    if (reader.signal.aborted) return;
-    scrollTo(0, y);
-    if (Math.abs(scrollY - y) < 1 || --frames === 0) reader.abort();
-    else requestAnimationFrame(step);
-  })();
 }
 
 /** Fetch a page ahead of a likely click: a hover, focus or touch on one of the site's links. */

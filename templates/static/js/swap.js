@@ -62,8 +62,9 @@ function announce(title) {
   setTimeout(() => setText(announcer, `Page loaded: ${title}`), 50);
 }
 
-/** Swap the page at url in; false when it must be loaded normally instead. */
-export async function swap(url, signal) {
+/** Swap the page at url in; false when it must be loaded normally instead. A new page's
+ * heading takes focus (fresh: true); a page come back to gets back what had it (place.js). */
+export async function swap(url, signal, fresh = true) {
   const doc = parse(await fetchPage(url, signal), url);
   if (!doc) return false;
   let page = null;
@@ -88,7 +89,7 @@ export async function swap(url, signal) {
   }
   if (page && wantsPage) await page.mountPage({ swapped: true });
   const heading = document.querySelector("main h1");
-  if (heading) {
+  if (heading && fresh) {
     heading.tabIndex = -1;
     heading.focus({ preventScroll: true }); // the browser restores or sets the scroll itself
   }
