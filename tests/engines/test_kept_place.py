@@ -2,7 +2,10 @@
 
 - Back after one of the header's links comes back to the place the reader left, and focus
   does not take them elsewhere. Firefox (review 4, broken 1) came back to the place with focus
-  on the page's title, 2,394 px above the screen: the first Tab went back to the top."""
+  on the page's title, 2,394 px above the screen: the first Tab went back to the top.
+- A link to a figure (/bench/#fig-006) keeps the figure where it landed while the page grows
+  above it (its figures drawn). Firefox does so by scroll anchoring; WebKit has none, and the
+  figure dropped 80 px and stayed there (review 4, broken 4)."""
 
 from __future__ import annotations
 
@@ -41,3 +44,27 @@ def test_back_after_a_header_link_keeps_the_place_and_focus_there(engine, site_u
     engine.wait_for("() => document.activeElement !== document.body")
     assert abs(engine.call("() => scrollY") - at) < 450, (engine.name, path, at)
     clean(engine)
+
+
+# Where the figure is, and where a link to it lands it: below the header (scroll-padding-top)
+# by its own scroll-margin-top.
+LANDED = """(id) => { const e = document.getElementById(id);
+  const want = (parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0)
+    + (parseFloat(getComputedStyle(e).scrollMarginTop) || 0);
+  return [Math.round(e.getBoundingClientRect().top), Math.round(want)]; }"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 900), (360, 740)])
+def test_a_link_to_a_figure_keeps_it_where_it_landed_while_the_page_grows_above(engine, site_url, width, height):
+    try:
+        engine.resize(width, height)
+        engine.open(site_url + "bench/#fig-006")
+        ready(engine, "fig-004")
+        engine.wait_for(DRAWN)
+        # the page at rest: nothing drawn or moved for half a second of frames
+        engine.call(PLACE_AT_REST)
+        top, want = engine.call(LANDED, "fig-006")
+        assert abs(top - want) <= 1, (engine.name, width, top, want)
+        clean(engine)
+    finally:
+        engine.resize(1280, 900)
