@@ -39,7 +39,8 @@ def _export(state: dict) -> dict:
     if not isinstance(figure_state, dict):
         raise RequestError("The state to export must be an object.", "state")
     table = registry.export(of, figure_state)
-    return {"filename": export.filename(table), "csv": export.to_csv(table), "json": table}
+    return {"filename": export.filename(table), "csv": export.to_csv(table), "json": table,
+            "caption": export.caption(table)}
 
 
 FIGURES = dict(sorted({  # name: (builder taking the state as a dict, the fields a request may set)

@@ -15,8 +15,8 @@ import numpy as np
 
 from . import bench, bench_view, figures, lab, toy, whatif
 
-__all__ = ["export_bench", "export_bench_matrix", "export_fig_001", "export_fig_002", "export_lab",
-           "filename", "to_csv"]
+__all__ = ["caption", "export_bench", "export_bench_matrix", "export_fig_001", "export_fig_002",
+           "export_lab", "filename", "to_csv"]
 
 
 def export_fig_001(state: dict) -> dict:
@@ -173,6 +173,54 @@ def filename(table: dict) -> str:
     if state and state.get("without"):
         parts += ["without", "-".join(state["without"])]
     return "-".join(_slug(p) for p in parts)
+
+
+CAPTION_CHARS = 96  # a caption line under a downloaded drawing (800 units wide, 14-unit text)
+
+
+def caption(table: dict) -> list[str]:
+    """Say in words which state a download shows, in lines for the foot of its drawing: a
+    drawing put on a slide otherwise carries its sentence, head and T only in the file's name.
+
+    >>> from attention.registry import export
+    >>> caption(export("fig-004", {"query": 6}))
+    ['Attention Bench, FIG-004: head coreference, query “she”\xa0(word\xa06), T = 1.', 'Sentence: “the engineer fixed the bridge before she left”.']
+    >>> caption(export("fig-003", {"query": ["-0.5", "2"], "without": ["shift"]}))
+    ['Attention Bench, FIG-003: q = [-0.5, 2], T = 1, every key allowed, without the max-shift.']
+    """
+    said = f"Attention Bench, {table['figure'].upper()}"
+    state = table.get("state")
+    parts, sentence = [], ""
+    if state and "q" in state:  # the lab's
+        everyone = len(state["allowed"]) == len(toy.TOKENS)
+        parts = [f"q = [{', '.join(state['q'])}]", f"T = {state['T']}",
+                 "every key allowed" if everyone else f"keys allowed: {', '.join(state['allowed']) or 'none'}"]
+    elif state:
+        parts = [f"head {state['head']}"]
+        if "query" in state:
+            parts.append(f"query “{state['query']['word']}”\u00a0(word\u00a0{state['query']['index']})")
+        parts.append(f"T = {state['T']}")
+        if state["shut"]:
+            parts.append("shut: " + ", ".join(f"“{s['word']}”\u00a0(word\u00a0{s['index']})"
+                                              for s in state["shut"]))
+        sentence = f"Sentence: “{state['sentence']}”."
+    elif table.get("query"):
+        parts = [f"query “{table['query']}”"]
+    if state and state.get("without"):
+        parts.append("without " + " and ".join(whatif.LABELS[w] for w in state["without"]))
+    text = said + (": " + ", ".join(parts) if parts else "") + "."
+    return _lines(text) + (_lines(sentence) if sentence else [])
+
+
+def _lines(text: str, width: int = CAPTION_CHARS) -> list[str]:
+    """Break text at spaces into lines of at most `width` characters (a longer word alone)."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
 
 
 def to_csv(table: dict) -> str:

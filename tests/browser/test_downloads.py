@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from attention import bench_view
+from attention import bench_view, export, registry
 from tests.browser.colour import SVG, contrast, handle_is_upright, luminance
 from tests.browser.test_bench_page import DRAWN
 
@@ -66,8 +66,15 @@ def test_the_bench_svg_holds_only_what_the_page_shows_and_is_named_after_its_sta
     info.value.save_as(tmp_path / "bench.svg")
     root = ET.parse(tmp_path / "bench.svg").getroot()
     written = ["".join(t.itertext()).strip() for t in root.iter(f"{SVG}text")
-               if t.get("visibility") != "hidden"]
+               if t.get("visibility") != "hidden" and t.get("data-role") != "caption"]
     assert [t for t in written if t] == shown
+    # under the drawing, Python's words for the state: a slide carries it, not only the name
+    said = ["".join(t.itertext()) for t in root.iter(f"{SVG}text") if t.get("data-role") == "caption"]
+    assert said == export.caption(registry.export("fig-004", {"temperature": "0.5", "shut": [1]}))
+    assert said[0].startswith("Attention Bench, FIG-004: head coreference, query “she”")
+    box = [float(v) for v in root.get("viewBox").split()]
+    assert all(float(t.get("y")) < box[1] + box[3] for t in root.iter(f"{SVG}text")
+               if t.get("data-role") == "caption")  # inside the drawing's box
     assert sum("0.000" in t for t in shown) < sum("0.000" in t for t in page.evaluate(
         "() => [...document.querySelectorAll('#fig-004 svg.bench-drawing text')].map(t => t.textContent)"))
 

@@ -106,6 +106,29 @@ export function standaloneSvg(svg) {
   return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(clone);
 }
 
+const CAPTION_LINE = 20; // a caption line's pitch under a downloaded drawing, in its units
+
+/** The standalone drawing with lines under it, in Python's words, saying which state it shows
+ * (a drawing on a slide otherwise carried its sentence, head and T only in its file's name). */
+export function captioned(text, lines) {
+  if (!lines.length) return text;
+  const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+  const root = doc.documentElement;
+  const [x, y, width, height] = root.getAttribute("viewBox").split(/[\s,]+/).map(Number);
+  const added = CAPTION_LINE * lines.length + CAPTION_LINE / 2;
+  root.setAttribute("viewBox", `${x} ${y} ${width} ${height + added}`);
+  root.setAttribute("height", Math.round((Number(root.getAttribute("height")) * (height + added)) / height));
+  root.querySelector('[data-role="background"]')?.setAttribute("height", height + added);
+  lines.forEach((line, k) => {
+    const label = svgElement("text", { x: x + 8, y: y + height + CAPTION_LINE * (k + 1),
+      "font-family": "DejaVu Sans, sans-serif", "font-size": 14, fill: "rgb(51, 51, 51)",
+      "data-role": "caption" });
+    setText(label, line);
+    root.append(label); // (adopted into the parsed file)
+  });
+  return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(root);
+}
+
 /** Keep the embed's "Open in …" link on the state on screen (the address changes as readers work). */
 function followState(root) {
   const link = document.querySelector(".embed-source a");
@@ -149,8 +172,8 @@ function exportNumbers(root, format, status, drawing = null) {
       setText(status, answer.errors.map((e) => e.message).join(" "));
       return;
     }
-    const { filename, csv, json } = answer.data;
-    if (format === "svg") download(`${filename}.svg`, "image/svg+xml", svg);
+    const { filename, csv, json, caption } = answer.data;
+    if (format === "svg") download(`${filename}.svg`, "image/svg+xml", captioned(svg, caption ?? []));
     else if (format === "csv") download(`${filename}.csv`, "text/csv", csv);
     else download(`${filename}.json`, "application/json", JSON.stringify(json, null, 2) + "\n");
     setText(status, `Downloaded ${filename}.${format}.`);
