@@ -70,18 +70,33 @@ export function watchScrolling(wrap) {
   let stuck = 0; // the sticky column's width, in px
   let stuckGiven = null; // the width the styles were last given
   let added = 0; // the room given at the end, in px
-  // The room widens the table, which this observer watches: given in its callback, the change
-  // could come after the table's last delivery of the frame, and go undelivered (a
-  // "ResizeObserver loop" error: Firefox at 500 px, as the bench first drew). It is given in the
-  // next frame, before its layout; the table's new width is then observed in that frame, and
-  // the room measured again against it. Until then the room is only at the end of a scroll.
-  let giving = 0;
-  const giveRoom = (next) => {
-    cancelAnimationFrame(giving);
-    giving = requestAnimationFrame(() => {
+  // Every write is made in the next frame, before its layout, not in the observer's callback:
+  // each can change the size of what this observer watches (data-scrolls pads the table's
+  // last scrolling column; the room widens it), and a change made there, after the table's
+  // last delivery of the frame, goes undelivered (a "ResizeObserver loop" error: Firefox at
+  // 500 px as the bench first drew, and on the lab at 1280 px as T = 0.01 made its table
+  // scroll). In the next frame the new size is observed, and measured again against.
+  let writing = 0;
+  const write = (scrolls, next, cut) => {
+    // a custom property restyles the whole table when it is set, even to its own value
+    if (start && stuck !== stuckGiven) {
+      wrap.style.setProperty("--sticky-start", `${(stuckGiven = stuck)}px`);
+      // The table's own start is a rest too (its first column, j, in view). Its snap position
+      // is before the scroll's start, which Chromium and WebKit take as 0 and Firefox drops,
+      // so that the table came to rest 15 px in with j hidden: its cell's margin puts it at 0.
+      if (first !== start) first.style.scrollMarginLeft = `${-stuck}px`;
+    }
+    setAttr(wrap, "data-scrolls", scrolls);
+    if (scrolls) setAttr(wrap, "tabindex", 0);
+    else dropAttrs(wrap, "tabindex");
+    // Layout rounds widths (WebKit to 1/64 px): the room, once given, can measure a hundredth
+    // of a pixel off what it asks for, and asking again flipped it every frame (47.57 and 47.59
+    // px at 500 px): a rest that is off by less than JITTER is a rest
+    if (Math.abs(next - added) > JITTER) {
       added = next;
       wrap.style.setProperty("--end-room", `${next}px`);
-    });
+    }
+    markCut(wrap, cut);
   };
   const observer = new ResizeObserver((entries) => {
     for (const entry of entries) {
@@ -94,23 +109,8 @@ export function watchScrolling(wrap) {
     const snaps = Boolean(start) && scrolls;
     const next = snaps ? Math.round(endRoom(wrap, table, start, stuck, added) * 100) / 100 : 0;
     const cut = snaps ? cutColumn(table) : 0;
-    // then the writes
-    setAttr(wrap, "data-scrolls", scrolls);
-    if (scrolls) setAttr(wrap, "tabindex", 0);
-    else dropAttrs(wrap, "tabindex");
-    // a custom property restyles the whole table when it is set, even to its own value
-    if (start && stuck !== stuckGiven) {
-      wrap.style.setProperty("--sticky-start", `${(stuckGiven = stuck)}px`);
-      // The table's own start is a rest too (its first column, j, in view). Its snap position
-      // is before the scroll's start, which Chromium and WebKit take as 0 and Firefox drops,
-      // so that the table came to rest 15 px in with j hidden: its cell's margin puts it at 0.
-      if (first !== start) first.style.scrollMarginLeft = `${-stuck}px`;
-    }
-    // Layout rounds widths (WebKit to 1/64 px): the room, once given, can measure a hundredth
-    // of a pixel off what it asks for, and asking again flipped it every frame (47.57 and 47.59
-    // px at 500 px): a rest that is off by less than JITTER is a rest
-    if (Math.abs(next - added) > JITTER) giveRoom(next);
-    markCut(wrap, cut);
+    cancelAnimationFrame(writing);
+    writing = requestAnimationFrame(() => write(scrolls, next, cut));
   });
   if (start) {
     // At rest again, the cut column is found anew: when the scroll ends, or, where no
