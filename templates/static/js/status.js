@@ -2,7 +2,7 @@
 // figure's own state (a request waiting, where the last answer came from) to plain words,
 // and the status line, button and top notice that show them (page.js loads this after paint).
 
-import { html, setAttr, setClass, setHidden, setText } from "./dom.js";
+import { dropAttrs, html, setAttr, setClass, setHidden, setText } from "./dom.js";
 import * as runtime from "./runtime.js";
 
 // a ready runtime answering later than this says that it is computing
@@ -78,7 +78,7 @@ export function attach(view, root, session) {
   // spoke after every change of the figure, beside the figure's own announcement. What a screen
   // reader needs is a change of Python's status (loading, ready, failed; a state that needs it):
   // that alone is said, once, in a live region of its own.
-  line.removeAttribute("role");
+  dropAttrs(line, "role");
   const said = html("p", { class: "visually-hidden", role: "status" });
   button.after(said);
   let saidFor = null; // the status last said
