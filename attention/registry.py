@@ -156,8 +156,8 @@ def export(of: str, state: dict | None = None) -> dict:
     """Return a figure's numbers for a state: ``{"figure", "columns", "rows", ...context}``.
 
     >>> e = export("fig-002", {"query": "grid"})
-    >>> e["columns"][:4], [round(r[3], 3) for r in e["rows"]]
-    (['key', 'score', 'scaled', 'weight'], [0.401, 0.198, 0.401])
+    >>> e["columns"][:5], [round(r[4], 3) for r in e["rows"]]
+    (['query', 'key', 'score', 'scaled', 'weight'], [0.401, 0.198, 0.401])
     """
     asked, of = of, ALIASES.get(of, of)  # an old embed id's download has its figure's name
     if of not in EXPORTS:

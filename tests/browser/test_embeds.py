@@ -116,7 +116,10 @@ def test_drawing_downloads_as_a_standalone_svg(booted, viewport_width, browser, 
     path = tmp_path / "bench.svg"
     root, drawn = download_svg(page, "#fig-004", ".bench-drawing", path)
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
-    assert root.get("viewBox") == "0 0 800 600" and int(root.get("width")) == drawn
+    # the drawing's box, and under it a band for Python's caption: 20 a line and 10 to spare
+    lines = [t for t in root.iter("{http://www.w3.org/2000/svg}text") if t.get("data-role") == "caption"]
+    assert lines and root.get("viewBox") == f"0 0 800 {600 + 20 * len(lines) + 10}"
+    assert int(root.get("width")) == drawn
     assert "class" not in root.attrib and root.find(".//{http://www.w3.org/2000/svg}rect") is not None
     viewer = browser.new_page()
     errors = []

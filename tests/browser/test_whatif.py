@@ -422,7 +422,9 @@ def test_the_svg_download_carries_the_ghosts(page, tmp_path):
               if line.get("stroke-dasharray") not in (None, "none") and line.get("x1") == "0"
               and line.get("y1") == "0"]
     assert len(dashed) == len(core["drawing"]["whatif"]["ghosts"])  # every ghost needle, dashed
-    assert root.get("viewBox") == core["drawing"]["viewbox"]
+    x, y, w, h = core["drawing"]["viewbox"].split()  # the drawing's, and the caption's band
+    lines = [t for t in root.iter(f"{ns}text") if t.get("data-role") == "caption"]
+    assert lines and root.get("viewBox") == f"{x} {y} {w} {int(h) + 20 * len(lines) + 10}"
     words = " ".join(t.text or "" for t in root.iter(f"{ns}text"))
     assert "Dashed needles: its scores." in words
     # what the page hides is not in the file either: the real tray's thin strata have no label
