@@ -33,9 +33,11 @@ function update(y, kept) {
 // A scroll the page makes to keep the reader's place is no move of theirs: a figure above the
 // screen changed height and the engine (scroll anchoring; anchor.js in WebKit) scrolled by as
 // much, so that nothing on screen moved (a row clicked in FIG-005 redraws FIG-004 above it
-// 22 px shorter or taller). So a scroll is judged by the first of the page's blocks on screen:
-// the reader's scroll moves it by as much; a kept place leaves it where it was. Observed anew,
-// each block is reported once, where the frame's own layout put it.
+// 22 px shorter or taller). So a scroll is judged by the page's blocks on screen: the reader's
+// scroll moves every one of them by as much; a kept place leaves one where it was, the one the
+// engine held, while a block that grew above it moves (so not only the first block on screen
+// is asked: that may be the figure that changed). Observed anew, each block is reported once,
+// where the frame's own layout put it.
 let blocks = [];
 let tops = new Map(); // each block -> its top on screen (px) at the last judgement
 let seenY = scrollY; // and scrollY then
@@ -45,8 +47,11 @@ const where = new IntersectionObserver((entries) => {
   judging = false;
   const y = scrollY;
   const now = new Map(entries.map((entry) => [entry.target, entry.boundingClientRect]));
-  const mark = blocks.find((block) => now.get(block)?.bottom > 0); // the first on screen
-  const kept = Boolean(mark) && y !== seenY && tops.has(mark) && Math.abs(now.get(mark).top - tops.get(mark)) < 1;
+  const shown = entries.filter((entry) => entry.isIntersecting).map((entry) => entry.target);
+  // held: moved by less than half the scroll (the engine keeps a place to the whole pixel, so
+  // the held block may drift by a fraction; the reader's scroll moves every block by all of it)
+  const held = (block) => tops.has(block) && Math.abs(now.get(block).top - tops.get(block)) < Math.abs(y - seenY) / 2;
+  const kept = y !== seenY && shown.some(held);
   tops = new Map([...now].map(([block, box]) => [block, box.top]));
   seenY = y;
   update(y, kept);
