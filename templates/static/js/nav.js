@@ -13,6 +13,7 @@ const ROOT = new URL(document.body.dataset.root || "./", location.href);
 let bypass = null;
 // history entry key -> the reader's place there, and what had focus (place.js)
 const positions = new Map();
+let restoring = () => {}; // stops the place being given back (place.js), if it still is
 const noHash = (url) => url.split("#")[0];
 
 /** True for a page of this site that this document may show in place (not an embed). */
@@ -36,6 +37,7 @@ function intercept(event) {
   if (event.navigationType === "traverse" && noHash(url) === noHash(location.href)) return;
   // The place to come back to: this entry's, kept while the document lives (read before
   // pin() writes the links out in full: the one focused is found again by its address)
+  restoring(); // the page come back to is left: its place is not to be set on the next
   positions.set(navigation.currentEntry.key, keep());
   pin();
   const back = event.navigationType === "traverse" ? positions.get(event.destination.key) : undefined;
@@ -79,7 +81,7 @@ function pin() {
 function place(url, back) {
   const id = decodeURIComponent(new URL(url).hash.slice(1));
   const target = id && document.getElementById(id);
-  if (back !== undefined) restore(back);
+  if (back !== undefined) restoring = restore(back);
   else if (target) target.scrollIntoView();
   else scrollTo(0, 0);
 }

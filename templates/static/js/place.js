@@ -11,10 +11,11 @@
 // browser keeps whole does; the page's title, which a new page focuses, sat 2,000 px above the
 // screen, and the first Tab went back to the top of the page.
 
-import { dropAttrs } from "./dom.js";
+import { dropAttrs, headerRoom } from "./dom.js";
 
 const REGIONS = [".site-header", "main", ".site-footer"]; // what swap.js swaps
-const READER = ["wheel", "touchstart", "pointerdown", "keydown"]; // the reader moves the page
+// the reader moves the page (a glide: the page brings what they asked for into view, dom.js)
+const READER = ["wheel", "touchstart", "pointerdown", "keydown", "glide"];
 const DEPTH = 12; // how deep a place is looked for: a paragraph, a row, a part of a drawing
 
 // An element that sticks (the bench's drawing beside its walk) stays on screen as the page
@@ -77,6 +78,22 @@ export function keep() {
 
 const onScreen = (e) => { const r = e.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; };
 
+/** The first element from this one on, in the page's order, whose top is on screen below the
+ * header: the place is what the screen's top cuts, and the next Tab from there went to what
+ * sat beside it under the header (the bench's T box, 11 px above the screen), and the browser
+ * scrolled 482 px back to show it. */
+function below(element) {
+  if (!element) return null;
+  const room = headerRoom();
+  const walk = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_ELEMENT);
+  walk.currentNode = element;
+  for (let e = element, n = 0; e && n < 400; e = walk.nextNode(), n++) {
+    const r = e.getBoundingClientRect();
+    if (r.height > 0 && r.top >= room) return r.top < innerHeight ? e : element;
+  }
+  return element;
+}
+
 /** Focus what had it, without a scroll, if it is on screen at the place. When nothing had it,
  * it is gone, or it is far from the place (the title a page's arrival focused, the reader
  * having read on), the place itself takes focus for the moment, so that the first Tab goes on
@@ -87,7 +104,7 @@ function refocus(kept) {
     element.focus({ preventScroll: true });
     if (document.activeElement === element) return;
   }
-  const at = find(kept.path)?.element;
+  const at = below(find(kept.path)?.element);
   if (!at) return;
   if (!at.hasAttribute("tabindex")) {
     at.tabIndex = -1;
@@ -99,7 +116,9 @@ function refocus(kept) {
 /** Bring the reader back to a kept place. The page just swapped in may still be changing (its
  * figures drawn, its fonts) or too short to scroll there: the place is set again each frame
  * until it has held for STILL frames, for up to a second, unless the reader moves first. (The
- * browser's scroll anchoring keeps it after that; anchor.js where there is none.) */
+ * browser's scroll anchoring keeps it after that; anchor.js where there is none.) Returns a
+ * function that stops it: nav.js calls it when another page comes (within the second, a
+ * place kept on this page, found again on the next by its path, scrolled that page about). */
 const STILL = 10;
 export function restore(kept) {
   const reader = new AbortController();
@@ -119,4 +138,5 @@ export function restore(kept) {
     if (still >= STILL || --frames === 0) reader.abort();
     else requestAnimationFrame(step);
   })();
+  return () => reader.abort();
 }
