@@ -7,7 +7,9 @@ places what it is given. Bad input raises ``BenchInputError`` naming the field.
 The answer's keys (see ``view``): ``state``, ``sentence`` (``words``, ``text``, and ``note``,
 which says how typed text was read: lower-cased, punctuation dropped, or ""), ``head``,
 ``query``, ``temperature``, ``slider``, ``shut``, ``rows`` (the working table, one per
-word), ``matrix`` (per row, per column: None where masked, else [weight text, shade 0..10]),
+word), ``total`` (its last row: ``exp``, the sum of e^(z − max) each weight divides, and
+``weight``, the weights' sum), ``matrix`` (per row, per column: None where masked, else
+[weight text, shade 0..10]),
 ``masks`` (per row a string, one letter per column: "a" allowed, "f" later word under the
 causal mask, "s" stopcock shut), ``empty`` (per row: True when every key it may use is shut),
 ``drawing`` (FIG-004's geometry: ``bench_drawing``) and ``summary`` (the row in one
@@ -75,6 +77,7 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
         "temperature": {"value": t, "text": typed(t)}, "slider": lab.slider_position(t),
         "shut": [j for j in range(n) if closed[j]],
         "rows": rows,
+        "total": _total(head_state.trace, i),
         **_head_matrix(tuple(words), head, t, tuple(closed)),
         "drawing": drawing,
         "summary": summary,
@@ -211,6 +214,17 @@ def _rows(words, tr, q, K, i, allowed, causal, closed) -> list[dict]:
         "exp": shown(tr.exp[i, j]) if allowed[j] else {"value": 0.0, "text": "0.000"},
         "weight": shown(tr.weights[i, j]), "bar": plain(round(float(tr.weights[i, j]), 4)),
     } for j, w in enumerate(words)]
+
+
+def _total(tr, i) -> dict:
+    """The working table's last row: the sum of e^(z − max) over the keys query i may use
+    (a shut or later key's is 0), which every weight is divided by, and the weights' sum, 1.
+
+    >>> t = _total(bench.trace(["the", "car", "and", "it"], "sink"), 3)
+    >>> t["weight"]["text"]
+    '1.000'
+    """
+    return {"exp": shown(tr.exp[i].sum()), "weight": shown(tr.weights[i].sum())}  # (m,) summed
 
 
 def _summary(words, weights, i) -> str:

@@ -31,6 +31,24 @@ def test_rows_match_the_model_trace():
     assert v["rows"][2]["weight"]["value"] == tr.weights[4].max()  # car -> saw
 
 
+@pytest.mark.parametrize(("kwargs", "open_keys"), [
+    ({}, range(7)),  # "she" sees the words up to itself
+    ({"query": 4, "shut": [1, 2], "temperature": "0.4"}, [0, 3, 4]),
+])
+def test_the_total_row_is_the_sum_each_weight_divides(kwargs, open_keys):
+    # FIG-005's last row, by hand from the raw scores: e^(z − max) over the keys that get
+    # weight, z = q·k / √8 / T; each weight is its e^(z − max) over that sum, and they sum to 1.
+    v = bench_view.view(**kwargs)
+    i, t = v["query"]["index"], float(v["temperature"]["text"])
+    z = [v["rows"][j]["dot"]["value"] / math.sqrt(8) / t for j in open_keys]
+    e = [math.exp(x - max(z)) for x in z]
+    assert v["total"]["exp"]["value"] == pytest.approx(sum(e), rel=1e-12)
+    assert v["total"]["exp"]["text"] == f"{sum(e):.3f}"
+    for j, ej in zip(open_keys, e):
+        assert v["rows"][j]["weight"]["value"] == pytest.approx(ej / sum(e), rel=1e-12)
+    assert v["total"]["weight"]["text"] == "1.000" and i in open_keys
+
+
 def test_matrix_hides_the_future_and_shows_each_weight():
     v = bench_view.view()
     tr = bench.trace(list(bench.DEFAULT_SENTENCE), "coreference")

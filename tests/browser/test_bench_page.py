@@ -35,6 +35,7 @@ def shown_state(page) -> dict:
       table: [...document.querySelectorAll('#fig-005 tbody tr')].map(tr =>
         [...tr.querySelectorAll('td.num')].slice(1).map(td => td.textContent)),
       weights: [...document.querySelectorAll('#fig-005 tbody tr .weight .num')].map(e => e.textContent),
+      total: [...document.querySelectorAll('#fig-005 tfoot tr > *')].map(e => e.textContent),
       needles: [...document.querySelectorAll('#fig-004 .dial .needle')].map(e =>
         Number(e.getAttribute('transform').match(/^rotate\((.*)\)$/)[1])),
       dials: [...document.querySelectorAll('#fig-004 .dial')].map(e => e.getAttribute('class')),
@@ -62,6 +63,8 @@ def expected_state(**state) -> dict:
     return {
         "table": [[r[k]["text"] for k in ("dot", "scaled", "tempered", "exp")] for r in v["rows"]],
         "weights": [r["weight"]["text"] for r in v["rows"]],
+        # the total row under the columns: eᶻ⁻ᵐᵃˣ's sum, and the weights' 1.000
+        "total": ["", "Total", "", "", "", "", v["total"]["exp"]["text"], v["total"]["weight"]["text"]],
         "needles": [dial["angle"] for dial in d["dials"]],
         "dials": [f"dial {dial['state']} c{dial['colour']} p{dial['pattern']}"
                   + (" best" if dial["best"] else "") + (" pinned" if dial["pinned"] else "")

@@ -69,6 +69,8 @@ export function renderTable(root, data) {
   if (!tbody) return;
   syncList(tbody, data.rows, () => part(root, "row")); // as many rows as words
   fillNear(tbody, data.rows, fillRowNumbers, markRow);
+  setText(bound(root, "exp-total"), data.total.exp.text);
+  setText(bound(root, "weight-total"), data.total.weight.text);
   for (const el of root.querySelectorAll('[data-bind="query-word"]')) setText(el, data.query.word);
 }
 
