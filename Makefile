@@ -11,13 +11,19 @@ JOBS   ?= auto
 # The notebook widget's module, bundled by esbuild (see its rule below).
 BUNDLE := attention_notebook/static/widget.js
 
-.PHONY: serve test benchmark system-packages
+.PHONY: serve test lint benchmark system-packages
 
 serve: $(VENV)/.site
 	$(BIN)/python build.py serve --port $(PORT)
 
-test: $(VENV)/.test system-packages node_modules/.installed $(BUNDLE)
+test: lint $(VENV)/.test system-packages node_modules/.installed $(BUNDLE)
 	$(BIN)/python -m pytest -n $(JOBS) --dist worksteal $(PYTEST_FLAGS)
+
+# Ruff (its rules, and why each is on or off, in pyproject.toml) and ESLint (eslint.config.mjs,
+# pinned in package-lock.json): any finding fails, before a test runs.
+lint: $(VENV)/.test node_modules/.installed
+	$(BIN)/ruff check .
+	npx --no-install eslint .
 
 benchmark: $(VENV)/.test system-packages node_modules/.installed
 	$(BIN)/python build.py benchmark

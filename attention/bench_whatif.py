@@ -3,11 +3,10 @@ mask would open, a second core sample and a note in words (FIG-004's what-if par
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
-from . import bench, whatif
+from . import whatif
 from .bench_drawing import (DIAL_SPAN, TRAY_HEIGHT, WIDTH, Layout, dial_angle, handle, plain,
                             stack_strata, strata_bottom)
 

@@ -187,7 +187,7 @@ def caption(table: dict) -> list[str]:
     ['Attention Bench, FIG-004: head coreference, query “she”\xa0(word\xa06), T = 1.', 'Sentence: “the engineer fixed the bridge before she left”.']
     >>> caption(export("fig-003", {"query": ["-0.5", "2"], "without": ["shift"]}))
     ['Attention Bench, FIG-003: q = [-0.5, 2], T = 1, every key allowed, without the max-shift.']
-    """
+    """  # noqa: E501 (a doctest shows its output whole, on one line)
     said = f"Attention Bench, {table['figure'].upper()}"
     state = table.get("state")
     parts, sentence = [], ""

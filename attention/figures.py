@@ -169,7 +169,9 @@ def toy_context() -> dict:
     lists of shown rows), ``"n", "m", "d_k", "d_v"`` (shown whole numbers),
     ``"rises_key_work"`` (worked_product of the last row by W_K),
     ``"score_work"`` (worked_dot of the last query with each key),
-    ``"fig_002"`` (the default FIG-002 data), ``"zero"`` (the lab's view of the zero query), ``"zero_answer"`` (the right prediction for it: "zero" or "other"), ``"neutral_t"`` (the temperature of the original formula)}.
+    ``"fig_002"`` (the default FIG-002 data), ``"zero"`` (the lab's view of the zero query),
+    ``"zero_answer"`` (the right prediction for it: "zero" or "other"), ``"neutral_t"`` (the
+    temperature of the original formula)}.
 
     >>> ctx = toy_context()
     >>> ctx["d_k"]["text"], [s["result"] for s in ctx["score_work"]]

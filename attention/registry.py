@@ -20,7 +20,7 @@ template and its tests.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 from . import bench, builders, export as exports, figures, neighbours as near, toy, urlstate, whatif
 from .numbers import spelled

@@ -93,8 +93,8 @@ def build_data() -> dict:
     for text in EXAMPLES:
         words, tokens, W = run(text)
         examples.append({"text": text, "words": words, "tokens": tokens,
-                         "rows": [[_rows(W[l, h]) for h in range(W.shape[1])]
-                                  for l in range(W.shape[0])]})
+                         "rows": [[_rows(W[layer, h]) for h in range(W.shape[1])]
+                                  for layer in range(W.shape[0])]})
     return {"model": MODEL, "layers": LAYERS, "heads": HEADS,
             "search": {"sentences": list(SEARCH), "results": results,
                        "table": {b: [list(fixed_all(row)) for row in s] for b, s in table.items()}},

@@ -197,7 +197,7 @@ def with_pick(view, state: dict) -> dict:
     >>> with_pick(bench_view.view, {"trained": "9-9"})
     Traceback (most recent call last):
     attention.bench_input.BenchInputError: Expected a trained head as layer-head, like 4-5, with layer 0 to 5 and head 0 to 11.
-    """
+    """  # noqa: E501 (a doctest shows its output whole, on one line)
     state = dict(state)
     pick = state.pop("trained", None)
     if pick is not None:

@@ -34,7 +34,7 @@ def cause(failure: str, z, allowed, labels) -> str:
 
     >>> cause("overflow", [800.0, 1.0], [True, True], ["engineer", "she"])
     'eᶻ of “engineer” overflows: its z is 800.000, and past z = 709.783, eᶻ is more than 1.8×10³⁰⁸, the largest double (64-bit float)'
-    """
+    """  # noqa: E501 (a doctest shows its output whole, on one line)
     z, allowed = np.asarray(z, dtype=float), np.asarray(allowed, dtype=bool)  # (m,) each
     order = [int(j) for j in np.argsort(-np.where(allowed, z, -np.inf), kind="stable")]
     top = order[0]

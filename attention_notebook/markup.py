@@ -69,7 +69,7 @@ def _dark_only(css: str) -> str:
 
     >>> _dark_only(".attention-bench-fragment{a: b}\\n.attention-bench-fragment p,.attention-bench-fragment{c: d}")
     '.attention-bench-fragment.is-dark{a: b}\\n.attention-bench-fragment.is-dark p,.attention-bench-fragment.is-dark{c: d}'
-    """
+    """  # noqa: E501 (a doctest shows its output whole, on one line)
     return re.sub(rf"\.{fragments.WRAPPER}(?![\w-])", f".{fragments.WRAPPER}.{DARK}", css)
 
 

@@ -108,13 +108,13 @@ def load_ledger(path: Path, measured: dict | None = None) -> Ledger:
         raise BuildError(f"cannot read the claims ledger: {exc.strerror}", path) from None
     except tomllib.TOMLDecodeError as exc:
         line = re.search(r"line (\d+)", str(exc))
-        raise BuildError(f"malformed claims ledger: {exc}", path, int(line[1]) if line else 1)
+        raise BuildError(f"malformed claims ledger: {exc}", path, int(line[1]) if line else 1) from None
     sources = {}
     for sid, s in data.get("sources", {}).items():
         try:
             sources[sid] = Source(sid, s["authors"], s["title"], s["venue"], s["arxiv"])
         except (KeyError, TypeError) as exc:
-            raise BuildError(f"source {sid} lacks {exc}", path, _line_of(text, f"[sources.{sid}]"))
+            raise BuildError(f"source {sid} lacks {exc}", path, _line_of(text, f"[sources.{sid}]")) from None
     claims = {}
     for cid, c in data.get("claims", {}).items():
         line = _line_of(text, f"[claims.{cid}]")

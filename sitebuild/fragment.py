@@ -125,7 +125,7 @@ def scoped_css(css: str, theme: str = "light", classes: set[str] | None = None) 
 
     >>> scoped_css(":root { --bg: #fff } body { background: var(--bg); color: red } h1 { x: 1 }")
     '.attention-bench-fragment{--bg: #fff}\\n.attention-bench-fragment{ color: red}\\n.attention-bench-fragment h1{x: 1}'
-    """
+    """  # noqa: E501 (a doctest shows its output whole, on one line)
     if theme not in THEMES:
         raise BuildError(f"unknown theme {theme!r}; choose one of {', '.join(THEMES)}")
     return "\n".join(_scoped_rules(parse_css(css), theme, classes))
@@ -209,7 +209,7 @@ def credit(record, url: str = "", site_url: str = "") -> str:
     >>> from attention.registry import embed
     >>> credit(embed("fig-002"), "query=grid", "https://example.org/")
     '<p class="fragment-credit"><small>From <a href="https://example.org/mixture/?query=grid#fig-002">Attention Bench</a>, FIG-002 (Weights choose a mixture). Open it there to change it.</small></p>'
-    """
+    """  # noqa: E501 (a doctest shows its output whole, on one line)
     query = url.lstrip("?")
     href = f"{site_url}{record.chapter}/{'?' + escape(query) if query else ''}#{record.id}"
     return (f'<p class="fragment-credit"><small>From <a href="{href}">Attention Bench</a>, '
@@ -222,7 +222,7 @@ def wrap(html: str, sheet: str | None, theme: str = "light") -> str:
 
     >>> wrap('<p class="a">x</p>', ".a { b: c } .z { y: x }")
     '<div class="attention-bench-fragment">\\n<style>\\n.attention-bench-fragment .a{b: c}\\n</style>\\n<p class="a">x</p>\\n</div>\\n'
-    """
+    """  # noqa: E501 (a doctest shows its output whole, on one line)
     classes = {c for attr in re.findall(r'class="([^"]*)"', html) for c in attr.split()}
     style = f"<style>\n{scoped_css(sheet, theme, classes)}\n</style>\n" if sheet is not None else ""
     return f'<div class="{WRAPPER}">\n{style}{html}\n</div>\n'

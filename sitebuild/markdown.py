@@ -61,5 +61,5 @@ def render_markdown(text: str) -> str:
 
     >>> render_markdown("## Mix values\\n\\nThe sum $o$ is a vector.")  # doctest: +ELLIPSIS
     '<h2 id="mix-values">Mix values <a class="anchor" href="#mix-values" ...>#</a></h2>\\n<p>The sum <math display="inline"><mrow><mi>o</mi></mrow></math> is a vector.</p>\\n'
-    """
+    """  # noqa: E501 (a doctest shows its output whole, on one line)
     return _ANCHOR.sub(_heading, _PARSER.render(text))

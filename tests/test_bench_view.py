@@ -310,7 +310,7 @@ def test_without_the_max_shift_the_ghosts_stand_on_the_real_needles():
 
 
 def test_the_second_core_sample_holds_the_counterfactual_weights():
-    words, S = list(bench.DEFAULT_SENTENCE), _raw_scores("coreference")[6]
+    S = _raw_scores("coreference")[6]
     e = [math.exp(s - max(S[:7])) for s in S[:7]]  # without ÷√8: softmax of the raw q·k
     weights = [x / sum(e) for x in e] + [0.0]
     v = bench_view.view(without=["scale"])

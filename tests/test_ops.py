@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from attention import attend, mix, project, scale, scores, softmax
+from attention import attend, mix, project, scale, softmax
 
 finite = st.floats(-50, 50, allow_nan=False, allow_infinity=False)
 temperatures = st.floats(0.05, 20, allow_nan=False)

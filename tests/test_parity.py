@@ -150,7 +150,7 @@ def check_wheel_matches_loaded_modules(wheel: Path) -> None:
               if name == "attention" or name.startswith("attention.")}
     assert "attention.bridge" in loaded
     with zipfile.ZipFile(wheel) as zf:
-        for name, mod in sorted(loaded.items()):
+        for _name, mod in sorted(loaded.items()):
             source = Path(mod.__file__)
             member = "/".join(["attention", source.name])
             assert zf.read(member) == source.read_bytes(), (

@@ -78,7 +78,6 @@ def test_the_benchs_coreference_row_for_she_without_scaling():
 
 def test_without_the_mask_later_words_open_but_shut_ones_stay_shut():
     # sink head, query "the" (0): its bias asks for the key's 4 cos(1.75 j) - 30 sin(0.05 j)
-    words = list(bench.DEFAULT_SENTENCE)
     z = [(4 * math.cos(1.75 * j) - 30 * math.sin(0.05 * j)) / math.sqrt(8) for j in range(8)]
     open_keys = [j for j in range(8) if j != 2]  # the reader shut "fixed"
     w = softmax_by_hand([z[j] for j in open_keys])

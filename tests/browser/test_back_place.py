@@ -29,7 +29,7 @@ PLACE_AT_REST = """() => new Promise((done) => { let last = '', still = 0;
     still = now === last ? still + 1 : 0; last = now;
     if (still >= 30 && document.getAnimations().every((a) => a.playState !== 'running')) done(JSON.parse(now));
     else requestAnimationFrame(look); };
-  requestAnimationFrame(look); })""" % PLACE
+  requestAnimationFrame(look); })""" % PLACE  # noqa: UP031 (JS braces: %s leaves them as they are)
 
 
 def same_place(a, b) -> bool:

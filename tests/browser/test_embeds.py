@@ -9,7 +9,6 @@ from urllib.parse import parse_qsl, quote
 
 import pytest
 
-from attention import bench_view
 from attention import registry as figure_registry
 from sitebuild.embeds import COLUMN_PX, PHONE_PX, registry
 from tests.browser.conftest import GUIDE_SCRIPT, serving, watch, within

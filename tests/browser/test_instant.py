@@ -437,7 +437,7 @@ def test_without_javascript_every_bench_figure_says_a_links_state_needs_javascri
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
     page.goto(server + "bench/?sentence=the+farmer+saw+the+doctor+and+he+left&head=sink")
-    for figure, embed in LINKED.items():
+    for figure in LINKED:
         note = page.locator(f"{figure} .link-note")
         assert note.count() == 1 and note.is_visible(), figure
         note.scroll_into_view_if_needed()  # (later figures render once near the view)

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from attention import bridge, figures, lab
+from attention import figures, lab
 from tests.browser.conftest import watch
 
 READY = '.runtime-status[data-state="ready"]'

@@ -268,10 +268,8 @@ class Firefox(Engine):
         return found
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # closing anyway
             self.send("session.end", {}, timeout=10)
-        except Exception:  # noqa: BLE001 - closing anyway
-            pass
         self._end()
 
     def _end(self) -> None:
