@@ -119,6 +119,21 @@ def test_while_walking_next_is_the_main_action_and_the_plate_step_lights_the_nee
     assert (look["dials"], look["plate"]) == ("1", "1") and float(look["tank"]) < 0.5
 
 
+def test_reset_ends_the_walk(live):
+    """Review 4 (Confusing 12): after "Reset the bench" the walk stayed at "Step 5 of 6"; the
+    bench as the page first showed it shows every step."""
+    live.click("#fig-004 .walk-start")
+    for _ in range(4):
+        live.click("#fig-004 .walk-next")  # step 5 of 6
+    assert live.evaluate("() => document.querySelector('#fig-004').classList.contains('walking')")
+    live.click("#fig-004 .bench-reset")
+    live.wait_for_function("() => !document.querySelector('#fig-004').classList.contains('walking')")
+    assert live.text_content("#fig-004 .walk-start") == "Walk me through the steps"
+    assert live.is_hidden("#fig-004 .walk-steer")
+    assert live.evaluate("""() => !document.querySelector('#fig-004 .bench-drawing').hasAttribute('data-lit')
+        && !document.querySelector('#fig-004 .bench-captions > li.is-current')""")
+
+
 def test_the_walk_follows_a_new_query(live):
     live.click("#fig-004 .walk-start")
     live.click("#fig-004 .walk-next")  # step 2: the dials

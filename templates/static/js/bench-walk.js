@@ -95,6 +95,9 @@ export function wireWalk(root) {
     if (Math.abs(dx) > 60 && Math.abs(dx) > 2 * Math.abs(end.clientY - touch.clientY)) move(dx < 0 ? 1 : -1);
     touch = null;
   }, { passive: true });
+  // Reset gives the bench back as the page first showed it: every step, no walk (review 4:
+  // the walk stayed at "Step 5 of 6").
+  $(root, ".bench-reset")?.addEventListener("click", () => show(-1));
   // A new answer (another query, head or T): the step shown says its new numbers.
   return () => { if (at >= 0) show(at); };
 }
