@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from attention.bench_input import WAY_FORWARD
+
 READY = '#fig-004 .runtime-status[data-state="ready"]'
 FORTY_ONE = " ".join(["the", "pilot", "saw", "it"] * 10 + ["left"])
 NOTE = "#bench-sentence-note"
@@ -26,7 +28,7 @@ def use(page, sentence: str) -> None:
 
 # --- Confusing 1: a note about an earlier input, beside a new error -------------------------
 
-@pytest.mark.parametrize("bad, message", [("the zebra left", "Not in the lexicon: “zebra”."),
+@pytest.mark.parametrize("bad, message", [("the zebra left", f"Not in the lexicon: “zebra”. {WAY_FORWARD}"),
                                           (FORTY_ONE, "Use at most 40 words; this sentence has 41."),
                                           ("", "Type a sentence of at least one word.")],
                          ids=["unknown word", "41 words", "empty"])
