@@ -26,8 +26,9 @@ let consented = remembered(CONSENT);
  * without the Navigation API loads every chapter so) starts it at once, not after its first
  * paint, since its files come from the cache and only the start-up is left to wait for. */
 export const ranThisVisit = () => remembered(RAN);
-// transfer: the bytes the download takes on this host's wire (0 until measured)
-let status = { state: "idle", reason: "", offline: false, loaded: 0, transfer: 0 };
+// transfer: the bytes the download takes on this host's wire (0 until measured); doing: what
+// the loading start does now (worker.js: "download", "start", "packages", "import")
+let status = { state: "idle", reason: "", offline: false, loaded: 0, transfer: 0, doing: "download" };
 const listeners = new Set();
 // channel -> { id, json, answer } not yet sent
 const waiting = new Map();
@@ -111,7 +112,7 @@ function onMessage({ data }) {
   if (data.type === "progress") {
     // the worker is loading: however slow the network, this is not a failure
     watch();
-    setStatus({ loaded: data.loaded });
+    setStatus({ loaded: data.loaded, doing: data.doing });
   } else if (data.type === "ready") {
     clearTimeout(stall);
     measure(data.steps);
@@ -154,7 +155,7 @@ const ios = () => /iPad|iPhone|iPod/.test(navigator.platform)
   || (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1);
 
 function boot() {
-  setStatus({ state: "loading", reason: "", offline: false, loaded: 0 });
+  setStatus({ state: "loading", reason: "", offline: false, loaded: 0, doing: "download" });
   try {
     worker = new Worker(absolute(config.worker), { type: "module" });
   } catch (error) {

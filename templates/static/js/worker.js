@@ -7,6 +7,19 @@ let handle = null;
 let loaded = 0;
 let active = 0; // downloads under way
 let lastByte = Date.now();
+// What the start is doing, for the page to say (a slow phone sat at 81 % for 18 s with no word
+// of why): "download" the runtime, "start" the interpreter (its WebAssembly still arriving is
+// said as the download), load the "packages" (NumPy's wheel and the bench's, fetched and
+// unpacked: the share stood still 3 s there under a slow host), "import" NumPy.
+let doing = "download";
+const progress = () => ({ type: "progress", loaded, doing: doing === "start" && active > 0 ? "download" : doing });
+
+/** The start moves on to `step`: the page hears it at once (an import holds this thread, and
+ * the heartbeat with it, until it is done). */
+function now(step) {
+  doing = step;
+  self.postMessage(progress());
+}
 
 // A Response whose body counts its bytes as Pyodide reads them; the download ends with it.
 function counted(response) {
@@ -20,7 +33,10 @@ function counted(response) {
       lastByte = Date.now();
       controller.enqueue(chunk);
     },
-    flush() { active -= 1; },
+    flush() {
+      active -= 1;
+      if (active === 0) self.postMessage(progress()); // the step after it is said at once
+    },
   });
   return new Response(response.body.pipeThrough(counter),
     { status: response.status, statusText: response.statusText, headers: response.headers });
@@ -52,7 +68,7 @@ function heartbeat(stallMs) {
     if ((active > 0 && quiet > stallMs) || quiet > 10 * stallMs) {
       self.postMessage({ type: "failed", reason: `no data arrived for ${Math.round(stallMs / 1000)} s` });
     } else {
-      self.postMessage({ type: "progress", loaded });
+      self.postMessage(progress());
     }
   }, 1000);
 }
@@ -94,6 +110,7 @@ async function boot({ indexURL, wheelURL, ios }) {
   await (await self.fetch(indexURL + "pyodide.asm.js")).arrayBuffer();
   const { loadPyodide } = await import(indexURL + "pyodide.mjs");
   t = timed("runtime script", t);
+  now("start"); // its WebAssembly downloads (said as a download), then compiles and starts
   const pyodide = await loadPyodide({ indexURL, stdout: () => {}, stderr: (line) => console.warn(line) });
   const arrived = wasmArrived(); // compiling starts as it streams in; what is left comes after
   if (arrived && arrived > t) {
@@ -101,8 +118,10 @@ async function boot({ indexURL, wheelURL, ios }) {
     t = arrived;
   }
   t = timed("compile and interpreter start", t);
+  now("packages");
   await pyodide.loadPackage(["numpy", wheelURL], { messageCallback: () => {}, errorCallback: (m) => console.warn(m) });
   t = timed("numpy and attention wheels", t);
+  now("import");
   pyodide.runPython("import numpy");
   t = timed("import numpy", t);
   const bridge = pyodide.pyimport("attention.bridge");
@@ -147,7 +166,7 @@ self.onmessage = async ({ data }) => {
     const beat = heartbeat(data.stallMs);
     try {
       const countArgs = await boot(data);
-      self.postMessage({ type: "progress", loaded });
+      self.postMessage(progress());
       self.postMessage({ type: "ready", countArgs, steps });
     } catch (error) {
       self.postMessage({ type: "failed", reason: why(error) });
