@@ -257,10 +257,13 @@ def test_on_a_phone_the_walk_moves_by_tap_and_by_swipe(browser, server):
     context.close()
 
 
-# The page at rest: scrollY unchanged over a few frames (a smooth scroll has ended).
+# The page at rest: scrollY unchanged over a few frames (a smooth scroll has ended) and no
+# animation running (the header sliding down over the page, the lighting's fade): on a busy
+# machine Firefox read the tray's step before the page had come to rest (CI at d2d0728).
 AT_REST = """() => new Promise((done) => { let last = scrollY, still = 0;
   const look = () => { still = scrollY === last ? still + 1 : 0; last = scrollY;
-    if (still >= 6) done(scrollY); else requestAnimationFrame(look); };
+    if (still >= 6 && document.getAnimations().every((a) => a.playState !== 'running')) done(scrollY);
+    else requestAnimationFrame(look); };
   requestAnimationFrame(look); })"""
 IN_VIEW = """() => { const b = document.querySelector('#fig-004 .bench-captions > li.is-current').getBoundingClientRect();
   return b.top >= 0 && b.bottom <= innerHeight + 1; }"""  # scrolled by whole pixels

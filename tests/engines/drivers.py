@@ -41,6 +41,11 @@ class PageError(AssertionError):
     """A function run in the page threw, or a wait ran out; says what and where."""
 
 
+class Unanswered(PageError):
+    """The engine lost a function's answer (WebKitWebDriver: "Could not parse script result",
+    once in CI at d2d0728, as a page loaded): a wait asks again."""
+
+
 class Engine:
     """What a test does with a browser (each engine fills in the transport)."""
 
@@ -80,7 +85,10 @@ class Engine:
         """Wait until the page function `condition` returns something truthy; return it."""
         end = time.monotonic() + timeout
         while True:
-            value = self.call(condition, *args)
+            try:
+                value = self.call(condition, *args)
+            except Unanswered:  # a condition only reads: ask again
+                value = None
             if value:
                 return value
             if time.monotonic() > end:
@@ -346,7 +354,7 @@ class WebKit(Engine):
         self.driver.get(url)
 
     def call(self, function: str, *args):
-        from selenium.common.exceptions import JavascriptException
+        from selenium.common.exceptions import JavascriptException, WebDriverException
 
         script = ("const done = arguments[arguments.length - 1];"
                   f"Promise.resolve().then(() => ({function})(...JSON.parse(arguments[0])))"
@@ -355,6 +363,10 @@ class WebKit(Engine):
             out = self.driver.execute_async_script(script, json.dumps(list(args)))
         except JavascriptException as exc:
             raise PageError(f"webkit: {exc.msg}") from None
+        except WebDriverException as exc:
+            if "Could not parse script result" in str(exc.msg):  # the page went as it answered
+                raise Unanswered(f"webkit: {exc.msg}") from None
+            raise
         if out is None:
             return None
         if "error" in out:
