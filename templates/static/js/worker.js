@@ -6,6 +6,11 @@
 let handle = null;
 let loaded = 0;
 let active = 0; // downloads under way
+// of which sealed: asked with an integrity hash (Pyodide fetches NumPy's wheel so), whose body
+// the browser holds back whole until the hash is checked: no byte shows until its end, so its
+// quiet time is no stall (it sat "at 81 %" for 18 s on a slow phone, and a slower link would
+// have been told that no data arrived)
+let sealed = 0;
 let lastByte = Date.now();
 // What the start is doing, for the page to say (a slow phone sat at 81 % for 18 s with no word
 // of why): "download" the runtime, "start" the interpreter (its WebAssembly still arriving is
@@ -22,9 +27,10 @@ function now(step) {
 }
 
 // A Response whose body counts its bytes as Pyodide reads them; the download ends with it.
-function counted(response) {
+function counted(response, seal) {
   if (!response.body) {
     active -= 1;
+    sealed -= seal;
     return response;
   }
   const counter = new TransformStream({
@@ -35,6 +41,7 @@ function counted(response) {
     },
     flush() {
       active -= 1;
+      sealed -= seal;
       if (active === 0) self.postMessage(progress()); // the step after it is said at once
     },
   });
@@ -44,12 +51,15 @@ function counted(response) {
 
 const plainFetch = self.fetch.bind(self);
 self.fetch = async (...args) => {
+  const seal = args[1]?.integrity ? 1 : 0;
   active += 1; // from the request on: a server that never answers is a stall too
+  sealed += seal;
   lastByte = Date.now();
   try {
-    return counted(await plainFetch(...args));
+    return counted(await plainFetch(...args), seal);
   } catch (error) {
     active -= 1;
+    sealed -= seal;
     throw error;
   }
 };
@@ -64,8 +74,9 @@ function heartbeat(stallMs) {
     if (now - tick > 1500) lastByte = now;
     tick = now;
     const quiet = now - lastByte;
-    // 10×: with nothing to download, even a slow phone has compiled and imported by then
-    if ((active > 0 && quiet > stallMs) || quiet > 10 * stallMs) {
+    // 10×: with nothing to download whose bytes show, even a slow phone has compiled and
+    // imported by then (and has a sealed download's bytes)
+    if ((active > sealed && quiet > stallMs) || quiet > 10 * stallMs) {
       self.postMessage({ type: "failed", reason: `no data arrived for ${Math.round(stallMs / 1000)} s` });
     } else {
       self.postMessage(progress());
