@@ -9,8 +9,8 @@ import * as runtime from "./runtime.js";
 const SLOW_MS = 250;
 const slowMs = () => Number(document.body.dataset.runtimeSlow || SLOW_MS); // tests may set it
 const MB = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
-// What the loading start does when no byte is arriving (worker.js), said so that the share
-// never sits still without a word (review 4: 81 % for 18 s on a slow phone)
+// The loading start's step beside its share (worker.js; a plain download adds nothing), so that
+// the share never sits still without a word (review 4: 81 % for 18 s on a slow phone)
 const DOING = {
   download: "",
   start: "starting its interpreter",

@@ -21,16 +21,21 @@ const progress = () => ({ type: "progress", loaded, doing: doing === "start" && 
 
 /** The start moves on to `step`: the page hears it at once (an import holds this thread, and
  * the heartbeat with it, until it is done). */
-function now(step) {
+function moveTo(step) {
   doing = step;
   self.postMessage(progress());
+}
+
+/** A download has ended (or failed): it is no longer under way. */
+function ended(seal) {
+  active -= 1;
+  sealed -= seal;
 }
 
 // A Response whose body counts its bytes as Pyodide reads them; the download ends with it.
 function counted(response, seal) {
   if (!response.body) {
-    active -= 1;
-    sealed -= seal;
+    ended(seal);
     return response;
   }
   const counter = new TransformStream({
@@ -40,8 +45,7 @@ function counted(response, seal) {
       controller.enqueue(chunk);
     },
     flush() {
-      active -= 1;
-      sealed -= seal;
+      ended(seal);
       if (active === 0) self.postMessage(progress()); // the step after it is said at once
     },
   });
@@ -58,8 +62,7 @@ self.fetch = async (...args) => {
   try {
     return counted(await plainFetch(...args), seal);
   } catch (error) {
-    active -= 1;
-    sealed -= seal;
+    ended(seal);
     throw error;
   }
 };
@@ -121,7 +124,7 @@ async function boot({ indexURL, wheelURL, ios }) {
   await (await self.fetch(indexURL + "pyodide.asm.js")).arrayBuffer();
   const { loadPyodide } = await import(indexURL + "pyodide.mjs");
   t = timed("runtime script", t);
-  now("start"); // its WebAssembly downloads (said as a download), then compiles and starts
+  moveTo("start"); // its WebAssembly downloads (said as a download), then compiles and starts
   const pyodide = await loadPyodide({ indexURL, stdout: () => {}, stderr: (line) => console.warn(line) });
   const arrived = wasmArrived(); // compiling starts as it streams in; what is left comes after
   if (arrived && arrived > t) {
@@ -129,10 +132,10 @@ async function boot({ indexURL, wheelURL, ios }) {
     t = arrived;
   }
   t = timed("compile and interpreter start", t);
-  now("packages");
+  moveTo("packages");
   await pyodide.loadPackage(["numpy", wheelURL], { messageCallback: () => {}, errorCallback: (m) => console.warn(m) });
   t = timed("numpy and attention wheels", t);
-  now("import");
+  moveTo("import");
   pyodide.runPython("import numpy");
   t = timed("import numpy", t);
   const bridge = pyodide.pyimport("attention.bridge");
