@@ -296,10 +296,11 @@ def test_on_a_phone_next_and_previous_bring_the_step_into_view_and_keep_focus(br
         assert page.evaluate(IN_VIEW), (button, step)
         assert page.evaluate(LIT_IN_VIEW), (button, step)  # and the part it lights, above the buttons
         assert page.evaluate(f"document.activeElement === document.querySelector('#fig-004 {button}')")
-    # A step already in view: the page does not move.
+    # A step already in view with the part it lights: the page does not move.
     page.set_viewport_size({"width": 360, "height": 1400})
-    page.evaluate("""() => { const b = document.querySelector('#fig-004 .walk-controls').getBoundingClientRect();
+    page.evaluate("""() => { const b = document.querySelector('#fig-004 .bench-drawing').getBoundingClientRect();
         scrollBy({top: b.top - 200, behavior: 'instant'}); }""")  # clear of the page's header
+    assert page.evaluate(STEP_AND_PART)[1:] == [True, True]
     before = page.evaluate(AT_REST)
     page.click("#fig-004 .walk-next")
     assert page.evaluate(IN_VIEW) and page.evaluate(AT_REST) == before
@@ -381,5 +382,47 @@ def test_on_a_laptop_screen_each_step_shows_its_words_and_its_part_together(brow
             page.keyboard.press("ArrowRight")
         page.evaluate(AT_REST)
         shown.append(page.evaluate(STEP_AND_PART))
+    assert shown == [[part, True, True] for part in PARTS]
+    context.close()
+
+
+# The stacked layout: the part lit whole; the step's words whole when the two fit on the
+# screen together, else begun on it (at least 60 px of them in view, under the part).
+STACKED = """() => {
+  const d = document.querySelector('#fig-004 .bench-drawing');
+  const step = document.querySelector('#fig-004 .bench-captions > li.is-current');
+  const part = d.querySelector('.' + step.dataset.station).getBoundingClientRect();
+  const words = step.getBoundingClientRect();
+  const header = document.querySelector('.site-header').getBoundingClientRect();
+  const top = Math.max(0, header.bottom);
+  const fits = Math.max(part.bottom, words.bottom) - Math.min(part.top, words.top) <= innerHeight;
+  const whole = (b) => b.top >= top - 1 && b.bottom <= innerHeight + 1;
+  return [step.dataset.station, whole(part), fits ? whole(words) : words.top <= innerHeight - 60];
+}"""
+
+
+@pytest.mark.parametrize("width", [800, 600])
+def test_stacked_each_step_shows_its_words_and_its_part_together(browser, server, width):
+    """Between the phone and the wide layout the drawing stacks above the walk's buttons and
+    the step's words, and bringing only the words into view left the part lit above the
+    screen: at 800 px steps 1 and 2 showed the drawing's top at -126 px, only its dimmed
+    lower half (review 4, Broken 2). Each step now shows its part with its words (at 800 x 800
+    the carriage and its words span 808 px: the words then begin under it)."""
+    context = browser.new_context(viewport={"width": width, "height": 800}, reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(server + "bench/")
+    page.wait_for_selector("#fig-004 .walk-controls:not([hidden])")
+    # the walk's button at the screen's foot, as a reader scrolling down reaches it
+    page.evaluate("""() => { const b = document.querySelector('#fig-004 .walk-start');
+        scrollBy({ top: b.getBoundingClientRect().bottom - innerHeight + 8, behavior: 'instant' });
+        b.focus({ preventScroll: true }); }""")
+    page.evaluate(AT_REST)
+    page.keyboard.press("Enter")
+    shown = []
+    for step in range(6):
+        if step:
+            page.keyboard.press("ArrowRight")
+        page.evaluate(AT_REST)
+        shown.append(page.evaluate(STACKED))
     assert shown == [[part, True, True] for part in PARTS]
     context.close()

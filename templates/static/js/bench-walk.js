@@ -4,7 +4,7 @@
 // build's numbers; bench-render.js keeps every step's numbers current, and this module only
 // chooses which step is shown, lights it and announces it (the step's words are Python's).
 
-import { dropAttrs, glide, glideSpan, headerRoom, setAttr, setClass, setHidden, setText } from "./dom.js";
+import { dropAttrs, glideSpan, headerRoom, headerShown, setAttr, setClass, setHidden, setText } from "./dom.js";
 
 const $ = (root, selector) => root.querySelector(selector);
 
@@ -23,27 +23,28 @@ export function wireWalk(root) {
   let at = -1; // the step shown, or -1: every step, no walk
   const still = window.matchMedia("(prefers-reduced-motion: reduce)");
 
-  // A step the reader moved to is brought into view when it is not (on a phone the step's
-  // words sit under the drawing and the buttons, below the fold); the focus stays on the
-  // button or key that moved it. "Nearest" leaves a step already in view where it is. On a
-  // wide screen the step's words sit beside the drawing, at its top: the step and the part it
-  // lights come into view together (the part alone left the words running past the screen's
-  // foot at 1280 x 800), or the part alone when the two are taller than the screen.
+  // A step the reader moved to is brought into view with the part of the drawing it lights,
+  // when the two fit on the screen together: on a wide screen the step's words sit beside
+  // the drawing's top (the part alone left the words running past the screen's foot at
+  // 1280 x 800); stacked, they sit under the drawing and the buttons (the words alone left
+  // the part lit above the screen at 800 px, review 4). Moving down, or not at all, keeps the
+  // header tucked away; moving up brings it down over the page. When the two are taller than
+  // the room, the part alone on a wide screen; stacked, the part under the header with as
+  // much of the words under it as the screen holds. A step already in view is left where it
+  // is, and the focus stays on the button or key that moved it.
   // (A step's station is the class of the part it lights, as the styles' data-lit rules read it.)
   const wide = window.matchMedia("(min-width: 60rem)");
   const reveal = () => {
     if (at < 0) return;
     const behavior = still.matches ? "auto" : "smooth";
-    const lit = wide.matches && $(drawing, `.${steps[at].dataset.station}`);
-    if (!lit) {
-      glide(steps[at], { block: "nearest", behavior });
-      return;
-    }
-    const part = lit.getBoundingClientRect();
+    const part = $(drawing, `.${steps[at].dataset.station}`).getBoundingClientRect();
     const words = steps[at].getBoundingClientRect();
     const [top, bottom] = [Math.min(part.top, words.top), Math.max(part.bottom, words.bottom)];
-    if (bottom - top <= innerHeight - headerRoom()) glideSpan(top, bottom, behavior);
-    else glideSpan(part.top, part.bottom, behavior);
+    const down = Math.max(0, bottom - innerHeight);
+    if (top - down >= (down > 6 ? 0 : headerShown())) { if (down) glideSpan(top, bottom, behavior, 0); } // header.js's STEP
+    else if (bottom - top <= innerHeight - headerRoom()) glideSpan(top, bottom, behavior);
+    else if (wide.matches) glideSpan(part.top, part.bottom, behavior);
+    else glideSpan(part.top, words.bottom, behavior); // from the part's top, the words under it
   };
 
   const show = (k, speak = true) => {

@@ -118,12 +118,15 @@ export function glide(element, options) {
 /** The room the site's header takes at the top of the screen, in px (scroll-padding-top). */
 export const headerRoom = () => parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
 
+/** The room the header takes on the screen now: none while it is tucked away (header.js). */
+export const headerShown = () => (document.querySelector(".site-header:not(.is-tucked)") ? headerRoom() : 0);
+
 /** Bring the stretch of the page from top to bottom (px from the screen's top) into view below
  * the header by the least scroll, as glide() does (the "glide" event first); a stretch taller
- * than the room shows from its top. */
-export function glideSpan(top, bottom, behavior) {
+ * than the room shows from its top. `room` is the header's (0: the header hides, as it does
+ * while the page moves down). */
+export function glideSpan(top, bottom, behavior, room = headerRoom()) {
   dispatchEvent(new Event("glide"));
-  const room = headerRoom();
   const by = top < room ? top - room : Math.max(0, Math.min(bottom - innerHeight, top - room));
   if (by) scrollBy({ top: by, behavior });
 }
