@@ -178,6 +178,43 @@ def runtime_bytes_sent(site: Path, encoding: str | None) -> int:
                 else f).stat().st_size for f in files)
 
 
+# Every size the page says, as it says it: the text of every change to a figure's notice,
+# status line or Load button, from the page's first paint on.
+SIZES_SAID = """(() => { window.__sizes = [];
+  const look = () => { for (const e of document.querySelectorAll('.figure-notice, .runtime-status, .runtime-action')) {
+    for (const m of e.textContent.matchAll(/(up to )?[0-9.]+ MB/g)) window.__sizes.push(m[0]); } };
+  new MutationObserver(look).observe(document, {subtree: true, childList: true, characterData: true});
+})();"""
+
+
+def test_the_download_is_said_once_with_what_the_host_sends(phone, built_site):
+    """On a slow phone link the notice said "up to 17.0 MB" (the build's unpacked size) and 0.6 s
+    later "8.0 MB" (what the host sends): two sizes for one download (review 4, Confusing 7).
+    The question now waits for the host's answer, so the one size it says is the one sent,
+    even with the HEAD answers held for 0.8 s."""
+    p = phone()
+    p.context.add_init_script(SIZES_SAID)
+    held = []
+    p.context.route(re.compile(r"/(runtime|py)/"),
+                    lambda route: held.append(route) if route.request.method == "HEAD" else p._runtime(route))
+    page = p.page
+    page.goto(p.base + "bench/")
+    page.locator("#bench-sentence").scroll_into_view_if_needed()
+    page.fill("#bench-sentence", "the pilot saw it")
+    page.press("#bench-sentence", "Enter")
+    for _ in range(100):  # till the page asks the host (its answers are held)
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "no HEAD asked the host what it sends"
+    page.wait_for_timeout(800)  # the HEAD answers are on their way, slowly
+    for route in held:
+        route.continue_()
+    megabytes = f"{runtime_bytes_sent(built_site, 'br') / 1e6:.1f} MB"
+    page.locator("#fig-004 .figure-notice .notice-action").filter(has_text=f"Load Python ({megabytes})").wait_for()
+    assert set(page.evaluate("window.__sizes")) == {megabytes}
+
+
 @pytest.mark.parametrize("where", ["lab", "bench"])
 def test_a_state_outside_the_tables_asks_for_python_where_the_reader_is(phone, built_site, where):
     """A state no table holds: the notice at the top of the figure keeps to the top of the

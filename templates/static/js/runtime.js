@@ -49,21 +49,22 @@ const absolute = (path) => new URL(path, document.baseURI).href;
 /** The runtime's size in bytes, as the build measured it (0 when unknown, e.g. from a CDN). */
 export const size = () => Number(config.runtimeBytes) || 0;
 
-let measuring = null;
 /** Ask this host what the download costs on the wire: a HEAD of each file tells its length as
- * the host sends it to this browser (compressed where the host compresses). The answer goes
- * into the status (transfer); 0 stays when a length is not told (then the build's size holds). */
+ * the host sends it to this browser (compressed where the host compresses). Resolves to the
+ * total, or 0 when a length is not told (offline, or no HEAD here: the build's size holds). */
 function measureTransfer() {
   const files = (config.runtimeFiles || "").split(" ").filter(Boolean);
-  if (measuring || !files.length) return;
+  if (!files.length) return Promise.resolve(0);
   const urls = [...files.map((name) => absolute(`${config.runtimeIndex}${name}`)), absolute(config.runtimeWheel)];
-  measuring = Promise.all(urls.map((url) => fetch(url, { method: "HEAD" })
+  return Promise.all(urls.map((url) => fetch(url, { method: "HEAD" })
     .then((response) => (response.ok ? Number(response.headers.get("content-length")) : NaN))))
-    .then((lengths) => {
-      if (lengths.every((n) => n > 0)) setStatus({ transfer: lengths.reduce((a, b) => a + b, 0) });
-    })
-    .catch(() => {}); // offline, or no HEAD here: the build's size is said instead
+    .then((lengths) => (lengths.every((n) => n > 0) ? lengths.reduce((a, b) => a + b, 0) : 0))
+    .catch(() => 0);
 }
+// How long the question waits for the host's answer before it says "up to" the build's size.
+// It says one size, once: shown at once, "up to 17.0 MB" turned into "8.0 MB" 0.6 s later on a
+// slow phone link (review 4), and a later answer would change it again.
+const SIZING_MS = 2000;
 
 /** The answer every request gets once Python cannot run here: the input may be fine, so it
  * names no field of the figure but "runtime" (each figure says it at its controls). */
@@ -175,14 +176,15 @@ export async function start() {
   if (worker || booting || ["failed", "asking"].includes(status.state)) return;
   booting = true;
   const choice = await (await import("./boot.js")).decide(absolute(config.runtimeIndex), consented);
+  const transfer = choice === "ask"
+    ? await Promise.race([measureTransfer(), new Promise((done) => setTimeout(done, SIZING_MS, 0))]) : 0;
   booting = false;
   if (worker || status.state !== "idle") return;
   if (choice === "offline") {
     setStatus({ state: "failed", reason: "offline", offline: true });
     for (const channel of [...waiting.keys()]) pump(channel);
   } else if (choice === "ask") {
-    setStatus({ state: "asking" });
-    measureTransfer();
+    setStatus({ state: "asking", transfer });
   } else {
     boot();
   }
