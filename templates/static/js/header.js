@@ -3,7 +3,7 @@
 // in a chapter reaches another one from where they are, so Back brings them back there, as it
 // does after a link in the text (nav.js keeps each page's position). Nothing here reads layout:
 // the header's height comes from a ResizeObserver, where the page's blocks are from an
-// IntersectionObserver.
+// IntersectionObserver. (One read: the phone's row of links is scrolled to the page's own, below.)
 
 import { pageBlocks, setClass } from "./dom.js";
 
@@ -87,6 +87,17 @@ const measure = () => {
   if (header()) sized.observe(header());
 };
 measure();
+
+// On a phone the links are one row that scrolls sideways (style.css): the page's own link is
+// brought into it, centred where it can be. (Its one read of layout, once per page.)
+function showCurrent() {
+  const nav = header()?.querySelector("nav");
+  const link = nav?.querySelector('[aria-current="page"]');
+  if (!link || nav.scrollWidth <= nav.clientWidth) return;
+  const [box, own] = [nav.getBoundingClientRect(), link.getBoundingClientRect()];
+  nav.scrollLeft += own.left - box.left - (box.width - own.width) / 2;
+}
+showCurrent();
 window.navigation?.addEventListener("navigatesuccess", () => {
   // Only a page nav.js swapped in is watched anew: the address a click writes for its state
   // (a row of FIG-005: ?query=3) is no new page, and the blocks' tops, forgotten there, made the
@@ -95,4 +106,5 @@ window.navigation?.addEventListener("navigatesuccess", () => {
   last = scrollY;
   measure();
   watchBlocks();
+  showCurrent();
 });
