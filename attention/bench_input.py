@@ -15,8 +15,10 @@ __all__ = ["BenchInputError", "check_head", "parse_position", "parse_sentence", 
 
 
 # What a reader with words the bench does not know can do (the list is FIG-004's, under it)
-WAY_FORWARD = (f"The bench knows only the {len(bench.LEXICON)} words listed under it: swap each word it "
-               "does not know for one of the same kind, a noun for a noun, a verb for a verb.")
+# (said on the page, in a notebook and in Python alike: the page's hint under the box links
+# to its list of the words; Python's is attention.bench.LEXICON)
+WAY_FORWARD = (f"The bench knows only its {len(bench.LEXICON)} words: swap each word it does not "
+               "know for one of the same kind, a noun for a noun, a verb for a verb.")
 
 
 class BenchInputError(ValueError):
@@ -34,12 +36,12 @@ def parse_sentence(text) -> list[str]:
     ['the', 'pilot', 'saw', 'it']
 
     A word the bench does not know is named, with the known words spelled nearest, and the
-    reader is told where the known words are and what to do (review 4: "the cat sat on the
+    reader is told how many words the bench knows and what to do (review 4: "the cat sat on the
     mat" was refused with no way forward):
 
     >>> parse_sentence("the pilot sawe a brige")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    attention.bench_input.BenchInputError: Not in the lexicon: “sawe” (try saw), “brige” (try bridge). The bench knows only the 82 words listed under it: swap each ... a noun for a noun, a verb for a verb.
+    attention.bench_input.BenchInputError: Not in the lexicon: “sawe” (try saw), “brige” (try bridge). The bench knows only its 82 words: swap each word ... a noun for a noun, a verb for a verb.
     """  # noqa: E501 (a doctest shows its output whole, on one line)
     if not isinstance(text, str):
         raise BenchInputError("sentence", "The sentence must be text.")

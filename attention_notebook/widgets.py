@@ -51,7 +51,7 @@ def ask(request: dict) -> dict:
     >>> ask({"figure": "fig-002", "query": "grid"})["data"]["rows"][0]["weight"]["text"]
     '0.401'
     >>> ask({"figure": "bench", "sentence": "the zzz"})["errors"][0]["message"]  # doctest: +ELLIPSIS
-    'Not in the lexicon: “zzz”. The bench knows only the 82 words listed under it: ...'
+    'Not in the lexicon: “zzz”. The bench knows only its 82 words: swap each ...'
     """
     return json.loads(bridge.handle_json(json.dumps(request)))
 

@@ -175,13 +175,13 @@ def test_typed_text_says_how_it_was_read():
 def test_unknown_words_come_with_a_way_forward():
     # Review 4: "the cat sat on the mat because it was tired" was refused, naming the words
     # but saying nothing of what to do. The message says how many words the bench knows (as
-    # many as its list under the drawing shows), where they are, and what to swap.
+    # many as its list under the drawing shows), and what to swap.
     with pytest.raises(bench_view.BenchInputError) as refused:
         bench_view.view("the cat sat on the mat because it was tired")
     message = str(refused.value)
     assert message.startswith("Not in the lexicon: “cat”, “sat”, “mat”, “was”, “tired”.")
     listed = sum(len(group["words"]) for group in bench_view.lexicon())
-    assert f"knows only the {listed} words listed under it" in message
+    assert f"knows only its {listed} words:" in message
     assert "a noun for a noun, a verb for a verb." in message
 
 

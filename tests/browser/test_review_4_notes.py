@@ -41,6 +41,24 @@ def test_a_sentence_that_cannot_be_used_leaves_no_note_about_the_one_before(benc
     assert not bench.is_visible(NOTE)
 
 
+def test_the_hint_under_the_box_opens_the_words_the_bench_knows(browser, server):
+    """The message for an unknown word sends the reader to the words the bench knows, and on a
+    phone their list was a folded section about 4,600 px further down, named nowhere near the
+    box. The hint under the box links to it, and the link unfolds it where it lands."""
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    page.goto(server + "bench/")
+    link = page.locator('#bench-sentence-hint a[href="#bench-lexicon"]')
+    assert link.text_content() == "listed below"
+    assert not page.evaluate("document.getElementById('bench-lexicon').open")
+    link.click()
+    page.wait_for_function("() => location.hash === '#bench-lexicon'")
+    assert page.evaluate("""() => { const d = document.getElementById('bench-lexicon');
+        const dl = d.querySelector('dl').getBoundingClientRect();
+        return d.open && dl.top >= 0 && dl.top < innerHeight; }""")
+    context.close()
+
+
 # --- Confusing 2: a new sentence moves the query ----------------------------------------------
 
 QUERY_NOTE = '#fig-004 [data-bind="query-note"]'

@@ -49,6 +49,12 @@ function wireControls(root, store) {
     fitBox(sentence);
   });
   fitBox(sentence);
+  // The hint's link to the words the bench knows opens their folded list as it goes there
+  // (far below on a phone; the message for an unknown word sends the reader to it).
+  $(form, 'a[href="#bench-lexicon"]')?.addEventListener("click", () => {
+    const list = document.getElementById("bench-lexicon");
+    if (list) list.open = true;
+  });
   const refit = () => fitBox(sentence);
   addEventListener("resize", refit, { passive: true });
   sentence.addEventListener("keydown", (event) => { // Enter uses the sentence; it has no lines
