@@ -179,7 +179,8 @@ def figure_markup(embed_id: str, url: str = "", site_url: str = "", templates: P
     # "select any other stopcock" beside a drawing that cannot be clicked), and a link to a
     # section of the figure's own chapter points at the site.
     html = re.sub(r'<span class="live-only">.*?</span>', "", html, flags=re.S)
-    html = html.replace('href="#how-the-bench-is-built"', f'href="{site_url}bench/#how-the-bench-is-built"')
+    for place in ("how-the-bench-is-built", "bench-lexicon"):
+        html = html.replace(f'href="#{place}"', f'href="{site_url}bench/#{place}"')
     sheet = (templates / "static" / "style.css").read_text(encoding="utf-8")
     return _with_fallbacks(html, light_palette(sheet))
 
