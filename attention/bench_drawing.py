@@ -68,6 +68,22 @@ DIAL_Y, DIAL_ROW, LABELS = 118, 176, 150  # first dial row's centre, row pitch, 
 VALVE_ROW = 76  # stopcock row pitch
 
 
+_SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def names(words) -> list[str]:
+    """Return each word as the drawing and the matrix name it: a word the sentence repeats
+    carries its position j as a subscript, so that repeats can be told apart (review 4: at 40
+    words, five "engineer"s and no index).
+
+    >>> names(["the", "engineer", "fixed", "the", "bridge"])
+    ['the₀', 'engineer', 'fixed', 'the₃', 'bridge']
+    >>> names(["a"] * 12)[10:]
+    ['a₁₀', 'a₁₁']
+    """
+    return [w + str(j).translate(_SUBSCRIPT) if words.count(w) > 1 else w for j, w in enumerate(words)]
+
+
 def layout(n: int) -> Layout:
     """Lay out n words: dials and stopcocks in rows of at most COLUMNS, stations below.
 
@@ -113,7 +129,7 @@ def _dials(words, z, i, allowed, causal, rows, lay) -> list[dict]:
     """Return one dial per key: its number is the raw q·k, as the table's q·k column; its
     needle stands for z, the table's ÷ T column, against the best open key's."""
     top = z[allowed].max()
-    out = []
+    out, named = [], names(words)
     for j, w in enumerate(words):
         state = "live" if allowed[j] else "shut" if causal[j] else "dead"
         gap = float(top - z[j])
@@ -121,7 +137,7 @@ def _dials(words, z, i, allowed, causal, rows, lay) -> list[dict]:
         why = {"live": " (the best match)" if best else "", "shut": " (stopcock shut)",
                "dead": " (comes later: masked)"}[state]
         out.append({"index": j, "x": lay.xs[j], "y": DIAL_Y + lay.rows[j] * DIAL_ROW,
-                    "word": w, **look(j), "state": state, "best": best, "is_query": j == i,
+                    "word": named[j], **look(j), "state": state, "best": best, "is_query": j == i,
                     "angle": plain(dial_angle(gap) if allowed[j] else -90.0),
                     "pinned": bool(allowed[j] and gap >= DIAL_SPAN),
                     "reading": rows[j]["dot"]["text"],
@@ -178,7 +194,8 @@ def spread(centres: list[float], line: float, top: float) -> list[float]:
 
 
 def stack_strata(words, weights, lay) -> list[dict]:
-    """Return the tray's strata, the first word at the bottom, thickness = weight.
+    """Return the tray's strata, the first word at the bottom, thickness = weight (``words``:
+    as the drawing names them, ``names``).
 
     Each stratum with LABEL_SHARE or more is labelled (``label``) at every width: its label
     sits by its middle, or as near as the labels above and below it allow (``label_y``, and
@@ -217,7 +234,7 @@ def drawing(words, tr, i, allowed, causal, t, rows, q_text="") -> dict:
     valves = _valves(words, tr.weights[i], i, allowed, causal, lay)
     lines = sorted(set(lay.rows))
     radius = 26
-    strata = stack_strata(words, tr.weights[i], lay)
+    strata = stack_strata(names(words), tr.weights[i], lay)
     height = plain(max(lay.height, round(strata_bottom(strata) + 4, 3)))  # labels run lower
     return {
         "viewbox": f"0 0 {WIDTH} {height}", "height": height,
@@ -230,7 +247,7 @@ def drawing(words, tr, i, allowed, causal, t, rows, q_text="") -> dict:
         "legend": {"y": lay.plate - 44, "text": f"Number: q·k. Needle: the score after the plate, "
                    f"upright for the best, flat {DIAL_SPAN} or more below it"},
         "stratum": {"x": 340, "width": 120, "label_x": LABEL_X},
-        "carriage": {"x": _carriage_x(lay.xs[i]), "y": 40, "word": words[i],
+        "carriage": {"x": _carriage_x(lay.xs[i]), "y": 40, "word": names(words)[i],
                      "label": f"The carriage: the query “{words[i]}”, q = {q_text}",
                      "cells": [-56 + 14 * c for c in range(bench.D_K)]},
         "dials": _dials(words, tr.tempered[i], i, allowed, causal, rows, lay),

@@ -4,7 +4,8 @@
 stopcocks) and returns plain, JSON-safe data, geometry included, so the page only
 places what it is given. Bad input raises ``BenchInputError`` naming the field.
 
-The answer's keys (see ``view``): ``state``, ``sentence`` (``words``, ``text``, and ``note``,
+The answer's keys (see ``view``): ``state``, ``sentence`` (``words``, ``names``: the words as
+the drawing and the matrix name them, a repeated one with its position; ``text``; and ``note``,
 which says how typed text was read: lower-cased, punctuation dropped, or ""), ``head``,
 ``query``, ``temperature``, ``slider``, ``shut``, ``rows`` (the working table, one per
 word), ``total`` (its last row: ``exp``, the sum of e^(z − max) each weight divides, and
@@ -28,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import bench, bench_walk, lab, whatif, whatif_panel
-from .bench_drawing import WIDTH, layout, look, plain
+from .bench_drawing import WIDTH, layout, look, names, plain
 from .bench_drawing import drawing as _drawing
 from .bench_input import (BenchInputError, check_head, parse_position, parse_shut, parse_sentence,
                           parse_temperature, reading_note)
@@ -70,7 +71,8 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
     out = {
         "state": {"sentence": " ".join(words), "head": head, "query": i,
                   "temperature": typed(t), "shut": [j for j in range(n) if closed[j]]},
-        "sentence": {"words": words, "text": " ".join(words), "note": reading_note(sentence, words)},
+        "sentence": {"words": words, "names": names(words), "text": " ".join(words),
+                     "note": reading_note(sentence, words)},
         "head": {"name": head, "behaviour": bench.HEADS[head].behaviour, "here": said["here"]},
         "query": {"index": i, "word": words[i], "vector": shown(Q[i]),
                   "strip": _strips(Q[i], np.ones((1, len(Q[i]))))[0]},

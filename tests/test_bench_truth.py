@@ -142,4 +142,5 @@ def test_the_drawing_names_the_carriage_and_the_trays_weights():
     v = bench_view.view()
     d = v["drawing"]
     assert d["carriage"]["label"] == f"The carriage: the query “she”, q = {v['query']['vector']['text']}"
-    assert [s["text"] for s in d["strata"]] == [f"{r['word']} {r['weight']['text']}" for r in v["rows"]]
+    named = v["sentence"]["names"]  # "the₀", "the₃": the sentence repeats "the"
+    assert [s["text"] for s in d["strata"]] == [f"{named[r['index']]} {r['weight']['text']}" for r in v["rows"]]

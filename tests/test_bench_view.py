@@ -125,8 +125,24 @@ def test_each_dial_shows_the_tables_q_dot_k():
     v = bench_view.view(head="previous-token", query=5, shut=[2])
     for dial, row in zip(v["drawing"]["dials"], v["rows"]):
         assert dial["reading"] == row["dot"]["text"]
-        assert row["dot"]["text"] in dial["label"] and dial["word"] in dial["label"]
+        assert row["dot"]["text"] in dial["label"] and f"{row['word']}, word {row['index']}" in dial["label"]
     assert v["drawing"]["dials"][2]["state"] == "shut" and "shut" in v["drawing"]["dials"][2]["label"]
+
+
+def test_repeated_words_are_told_apart_by_their_position():
+    # Review 4: at 40 words "engineer" showed five times in the drawing and the matrix, with
+    # nothing to tell which was which. A repeated word is named with its position, as a
+    # subscript, wherever the drawing and the matrix name words; a word said once is not.
+    sentence = ("the engineer saw the teacher and the engineer read the book " * 4).split()[:40]
+    v = bench_view.view(" ".join(sentence))
+    named = v["sentence"]["names"]
+    assert named[:4] == ["the₀", "engineer₁", "saw₂", "the₃"] and named[-1] == "the₃₉"
+    assert len(set(named)) == len(sentence)  # every word told apart
+    assert [d["word"] for d in v["drawing"]["dials"]] == named
+    assert v["drawing"]["carriage"]["word"] == named[v["query"]["index"]]
+    assert v["sentence"]["words"] == sentence and v["query"]["word"] in sentence  # the words stay
+    once = bench_view.view("she wrote the report")
+    assert once["sentence"]["names"] == once["sentence"]["words"] == ["she", "wrote", "the", "report"]
 
 
 def test_forty_words_wrap_into_rows_that_do_not_overlap():

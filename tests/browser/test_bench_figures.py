@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from attention import bench, bench_drawing, bench_view
+from attention.bench_drawing import names
 from tests.browser.conftest import settle, watch
 from tests.browser.test_bench_page import DRAWN
 
@@ -44,11 +45,12 @@ def use_sentence(page, sentence: str, query: int | None = None):
     page.fill("#bench-sentence", sentence)
     page.press("#bench-sentence", "Enter")
     n = len(sentence.split())
+    named = " ".join(names(sentence.split()))  # a repeated word with its position
     page.wait_for_function(f"""() => [...document.querySelectorAll('#fig-004 .dial-word')].map(t => t.textContent)
-        .join(' ') === {sentence!r} && document.querySelectorAll('#fig-006 tbody tr').length === {n}""")
+        .join(' ') === {named!r} && document.querySelectorAll('#fig-006 tbody tr').length === {n}""")
     if query is not None:
         page.click(f'#fig-005 tr[data-index="{query}"] button')
-        word = sentence.split()[query]
+        word = names(sentence.split())[query]
         page.wait_for_function(f"""() => document.querySelector('#fig-004 [data-bind="carriage-word"]')
             .textContent === '{word}' && document.querySelector('#fig-004 .dial.is-query')?.dataset.index === '{query}'""")
 
@@ -205,7 +207,7 @@ def test_the_matrix_tells_shut_keys_from_the_causal_mask(booted):
     looks = page.evaluate("""() => ['td.future', 'td.shut'].map(s =>
         getComputedStyle(document.querySelector('#fig-006 ' + s)).backgroundImage)""")
     assert looks[0] != looks[1] and all(x != "none" for x in looks)
-    assert page.text_content('#fig-006 tbody tr[data-index="0"] th') == "the (every key shut)"
+    assert page.text_content('#fig-006 tbody tr[data-index="0"] th') == "the₀ (every key shut)"  # "the" is said twice
     caption = page.text_content("#fig-006-caption")
     assert "causal mask" in caption and "shut stopcock" in caption and "nothing to pour" in caption
     # The reader who picks that row is told why, and no weight is shown for it.
@@ -703,6 +705,6 @@ def test_a_click_right_after_use_sentence_is_made_on_the_new_sentence(live, acti
     live.wait_for_function(f"""() => document.querySelector('#fig-004 [data-bind="announce"]').textContent
         === {expected!r}""", timeout=30000)
     words = live.eval_on_selector_all("#fig-004 .dial-word", "els => els.map(e => e.textContent).join(' ')")
-    assert words == sentence
+    assert words == " ".join(names(sentence.split()))
     live.wait_for_timeout(500)  # nothing later takes it back
     assert live.text_content('#fig-004 [data-bind="announce"]') == expected

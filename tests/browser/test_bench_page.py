@@ -73,7 +73,7 @@ def expected_state(**state) -> dict:
         "strata": [[s["y"], s["height"]] for s in d["strata"]],
         "matrix": [[cell[0] if cell else None for cell in row] for row in v["matrix"]],
         "masks": list(v["masks"]),
-        "query": v["query"]["word"],
+        "query": v["drawing"]["carriage"]["word"],  # a repeated word with its position
         "summary": v["summary"],
     }
 

@@ -28,7 +28,7 @@ def test_embeds_on_another_origin_compute_live_and_size_their_frames(browser, se
     two = w.page.frame_locator("#two")
     two.locator(READY).wait_for(timeout=60000)
     # the link's state (head=sink&query=3), which waited for Python, is drawn once it answers
-    two.locator('[data-bind="carriage-word"]:text-is("the")').wait_for(timeout=30000)
+    two.locator('[data-bind="carriage-word"]:text-is("the₃")').wait_for(timeout=30000)  # the second "the"
     heights = w.page.evaluate("""() => [...document.querySelectorAll('iframe')].map(f =>
         [f.style.height, f.contentDocument === null])""")
     for style_height, cross_origin in heights:

@@ -85,7 +85,7 @@ export function renderMatrix(root, data, before, without = false) {
   // are in the same answer, data.whatif.matrix, computed by Python); this is the table's one writer
   const cf = without && data.whatif ? data.whatif.matrix : null;
   const wasWithout = table.classList.contains("whatif-shown");
-  const words = data.sentence.words;
+  const words = data.sentence.names; // a repeated word with its position
   const body = table.tBodies[0];
   const head = table.tHead.rows[0];
   const resized = body.rows.length !== words.length;
