@@ -14,11 +14,30 @@ from .whatif import (CHANGED, DOUBLE, LABELS, LN_MAX, MESSAGES, NO_WEIGHTS, STEP
 __all__ = ["NO_MATRIX", "bench_entry", "cause", "lab_entry", "sentence"]
 
 
+def _largest(weights, labels) -> str:
+    """Name the key with the largest weight, or every key that ties for it.
+
+    >>> _largest([0.2, 0.5, 0.3], ["grid", "L", "R"])
+    'L'
+    >>> _largest([1 / 3, 1 / 3, 1 / 3], ["grid", "L", "R"])
+    'grid, L and R, tied at'
+    >>> _largest([0.25] * 4 + [0.0], list("abcde"))
+    '4 keys, tied at'
+    """
+    w = np.asarray(weights, dtype=float)  # (m,)
+    tied = [labels[j] for j in np.flatnonzero(np.isclose(w, w.max(), rtol=1e-12, atol=0))]
+    if len(tied) == 1:
+        return tied[0]
+    names = " and ".join(tied) if len(tied) == 2 else (
+        f"{', '.join(tied[:-1])} and {tied[-1]}" if len(tied) == 3 else f"{len(tied)} keys")
+    return f"{names}, tied at"
+
+
 def _row(weights, labels) -> dict:
     """A row's weights with its largest weight and its entropy in bits."""
     j = int(np.argmax(weights))
     return {"weights": [shown(w) for w in weights],
-            "top": {"index": j, "word": labels[j], "weight": shown(weights[j])},
+            "top": {"index": j, "word": _largest(weights, labels), "weight": shown(weights[j])},
             "entropy": shown(entropy_bits(weights)), "failure": None, "message": None}
 
 

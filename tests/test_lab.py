@@ -187,3 +187,13 @@ def test_the_value_plot_has_axes_through_zero_with_whole_ticks():
     whole = {(a, str(k)) for a in (0, 1) for k in range(int(np.floor(V[:, a].min())),
                                                        int(np.ceil(V[:, a].max())) + 1) if k}
     assert {(t["axis"], t["text"]) for t in axes["ticks"]} == whole
+
+
+def test_a_tie_for_the_largest_weight_names_every_key_in_it():
+    # Review 4's newcomer: the zero query shows "Largest: grid 0.333" on a three-way tie, as if
+    # grid won. Equal weights are a tie, said as one.
+    top = lab.view(query=("0", "0"))["whatif"]["real"]["top"]
+    assert f'{top["word"]} {top["weight"]["text"]}' == "grid, load and rises, tied at 0.333"
+    blocked = lab.view(query=("0", "0"), mask=[True, False, True])["whatif"]["real"]["top"]
+    assert f'{blocked["word"]} {blocked["weight"]["text"]}' == "grid and rises, tied at 0.500"
+    assert lab.view()["whatif"]["real"]["top"]["word"] == "rises"  # no tie: the one key
