@@ -4,6 +4,7 @@ the bench's query, head and sentence."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -137,6 +138,19 @@ def test_the_numbering_note_names_a_real_head_and_bench_controls_only_beside_the
     assert "BERT-base" in embedded and "stopcocks" not in embedded and "temperature 1." in embedded
 
 
+def test_fig_008_opens_with_a_plain_summary_and_folds_the_models_detail(no_js, server):
+    # Review 4's newcomer was lost at FIG-008: "encoder", "[CLS]", "BERT-base" and layer numbering
+    # came first. The figure now opens with what it shows in plain words; the detail is folded.
+    no_js.goto(server + "bench/")
+    plain = no_js.locator("#fig-008 .trained-plain")
+    assert plain.is_visible()
+    assert not re.search(r"encoder|CLS|SEP|BERT|layer", plain.text_content())
+    detail = no_js.locator("#fig-008 .trained-differs")
+    assert not detail.is_visible()
+    no_js.locator("#fig-008 .trained-about summary").click()
+    assert detail.is_visible() and "[CLS]" in detail.text_content()
+
+
 @pytest.mark.parametrize("width", [1280, 360])
 def test_fig_008_is_all_sans_spaced_and_its_tables_line_up_with_its_text(booted, width):
     page = booted.open("bench/", width=width)
@@ -146,7 +160,7 @@ def test_fig_008_is_all_sans_spaced_and_its_tables_line_up_with_its_text(booted,
       const box = (s) => f.querySelector(s).getBoundingClientRect();
       return {title: font('.fig-title'), label: font('.trained-controls label'), select: font('#trained-head'),
               gap: box('.trained-download').top - box('.trained-search').bottom,
-              text: box('.trained-differs').left - f.getBoundingClientRect().left,
+              text: box('.trained-plain').left - f.getBoundingClientRect().left,
               caption: box('.trained-rows caption').left - f.getBoundingClientRect().left};
     }""")
     assert seen["label"] == seen["title"] and seen["select"] == seen["title"]  # the figure's sans
