@@ -226,20 +226,20 @@ _SPECS = (
     ("previous-token", _PREV,
      "Each word looks mostly at the word just before it.",
      "Channels 0 and 1 compare the fast position waves (the sin2 and cos2 features). W_K copies "
-     "a key's sin2 and cos2 into channels 0 and 1, times 10. W_Q fills the same channels from "
-     "the query's sin2 and cos2 with −0.12, −0.69, 0.69 and −0.12: 0.7 times the query's wave "
+     "a key’s sin2 and cos2 into channels 0 and 1, times 10. W_Q fills the same channels from "
+     "the query’s sin2 and cos2 with −0.12, −0.69, 0.69 and −0.12: 0.7 times the query’s wave "
      "turned back by one step (cos 1.75 = −0.18, sin 1.75 = 0.98).\n\n"
      "Their product is 7 cos(1.75 (i − 1 − j)): 7 for the word just before the query, only −1.2 "
      "for the query itself.\n\n"
      "About 8 and 19 words back the fast wave nearly lines up again, so channels 2 and 3 compare "
-     "the slow waves the same way: W_K copies a key's sin1 and cos1, times 10, and W_Q asks with "
+     "the slow waves the same way: W_K copies a key’s sin1 and cos1, times 10, and W_Q asks with "
      "3 cos1 and −3 sin1 of the query. Their product is 30 sin(0.05 (j − i)): 0 for the query "
      "itself, −1.5 for the word before it, and lower the further back a word is (−12 at 8 "
      "words back, −24 at 19). The query itself keeps a visible share."),
     ("sink", _SINK,
      "Each word looks mostly at the first word of the sentence.",
-     "One channel. W_K turns a key's position into 4 cos2 − 30 sin1: 4 at the first word, where "
-     "the fast wave's cosine is at its top and the slow wave's sine is 0. From the next word on "
+     "One channel. W_K turns a key’s position into 4 cos2 − 30 sin1: 4 at the first word, where "
+     "the fast wave’s cosine is at its top and the slow wave’s sine is 0. From the next word on "
      "the slow sine grows, about 1.5 a word at first, while the fast cosine swings between −4 and "
      "4, so no later word comes back above −2.2.\n\n"
      "Every query asks channel 0 with 1 (from its bias feature), so the first word wins whatever "
@@ -254,7 +254,7 @@ _SPECS = (
      "32 − 16 = +16 (person and pron features) and it asks with −16. A noun of the wrong kind "
      "ends 160 below one of the right kind.\n\n"
      "Channel 1 finds nouns. Keys hold 10 × noun, and a pronoun asks with "
-     "7.7 + 5 sin1 − 7.5 cos1 of its own position. Times 10 that is 2.5 × (the pronoun's "
+     "7.7 + 5 sin1 − 7.5 cos1 of its own position. Times 10 that is 2.5 × (the pronoun’s "
      "recency + 30) + 2: all the recency that the words after an earlier noun can have over the "
      "first word, plus 2. So the nearest agreeing noun beats every word after it by at least 2, "
      "before the division by √8.\n\n"
@@ -267,7 +267,7 @@ _SPECS = (
      "A noun looks mostly at the nearest earlier verb, or at itself if there is none; other "
      "words look mostly at the first word.",
      "Channel 0 finds verbs. Keys hold 10 × verb, and a noun asks with 7.7 + 5 sin1 − 7.5 cos1 "
-     "of its own position. Times 10 that is 2.5 × (the noun's recency + 30) + 2: all the "
+     "of its own position. Times 10 that is 2.5 × (the noun’s recency + 30) + 2: all the "
      "recency that the words after an earlier verb can have over the first word, plus 2. So "
      "the nearest earlier verb beats every word after it by at least 2, before the division "
      "by √8.\n\n"

@@ -92,7 +92,7 @@ def walk(words, head, t_text, i, rows, query_vector, o, closed) -> list[dict]:
          f"{_heaviest(words, rows, 'dot', i)}"),
         ("plate", "The plate divides every score", f"zⱼ = q·kⱼ ÷ √{bench.D_K} ÷ T",
          f"÷ √{bench.D_K}{t_part}: {_heaviest(words, rows, 'tempered', i)}; "
-         f"the largest z is {top['word']}'s {top['tempered']['text']}"),
+         f"the largest z is {top['word']}’s {top['tempered']['text']}"),
         ("reservoir", "The sealed reservoir holds one unit", "Σ aⱼ = 1",
          f"1 unit for {n_open} open key{'s' if n_open != 1 else ''} ({kept})"),
         ("valves", "The stopcocks share it by eᶻ", "e^(zⱼ − max z) ÷ Σ",

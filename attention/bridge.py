@@ -74,7 +74,7 @@ def handle(request) -> dict:
     notices = []
     if "url" in state and name in registry.STATES:
         if len(state) > 1:
-            raise RequestError("Send either the URL state or the figure's state, not both.", "url")
+            raise RequestError("Send either the URL state or the figure’s state, not both.", "url")
         state, notices = _url_state(name, state["url"])
     data = builder(state)
     answer = {"ok": True, "figure": name, "data": data}

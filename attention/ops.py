@@ -82,7 +82,7 @@ def project(X, W) -> np.ndarray:
     if X.shape[1] != W.shape[0]:
         raise ValueError(
             f"projection width mismatch: X is {X.shape} but W is {W.shape}; "
-            "X's columns must equal W's rows"
+            "X’s columns must equal W’s rows"
         )
     with _quiet():
         XW = X @ W  # (rows, d_in) @ (d_in, d_out) -> (rows, d_out)
@@ -122,7 +122,7 @@ def _stages(z: np.ndarray, allowed: np.ndarray) -> tuple[np.ndarray, np.ndarray,
     top = np.where(allowed, z, -np.inf).max(axis=1, keepdims=True)  # (n, 1)
     with _quiet():
         shifted = z - top  # (n, m); every allowed entry <= 0
-    _finite("shifted scores", shifted, "a row's scores are more than the largest float apart")
+    _finite("shifted scores", shifted, "a row’s scores are more than the largest float apart")
     e = np.where(allowed, np.exp(np.minimum(shifted, 0.0)), 0.0)  # (n, m); blocked -> 0
     weights = e / e.sum(axis=1, keepdims=True)  # (n, m); the top allowed key gives e = 1
     return shifted, e, weights

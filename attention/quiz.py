@@ -148,7 +148,7 @@ def _sink_unmasked(d: dict) -> dict | None:
             "explanation": f"“{_label(words, answer)}”, with {fixed(row[answer])}. With the "
                            "mask the first word can only look at itself. Without it, it "
                            f"{where}, and “{_label(words, rest[0])}” gets {fixed(row[rest[0]])}: "
-                           "the sink head's keys score by how early a word is, so the later "
+                           "the sink head’s keys score by how early a word is, so the later "
                            "words it can now reach score lower."}
 
 
@@ -171,7 +171,7 @@ def _naive(d: dict) -> dict:
         answer = "undefined"
         labels = [_label(words, j) for j in range(n)]
         why = (f"{whatif_panel.cause(failure, cf.z[i], cf.allowed[i], labels)}, so the naive weights "
-               "are undefined. The max-shift makes the top key's eᶻ exactly 1, so the real "
+               "are undefined. The max-shift makes the top key’s eᶻ exactly 1, so the real "
                "weights are fine.")
     return {"id": "naive",
             "prompt": f"Under the {s['head']} head at T = {typed(NAIVE_T)}, what happens to "

@@ -82,7 +82,7 @@ def sentence(real, cf, failure, labels, removed, d_k, query="the query", later=(
     head = _title(removed, d_k)
     if failure is not None:
         said = f"{why}; the naive weights are undefined" if why else MESSAGES[failure]
-        return (f"{head}, {said}. With the max-shift the top key's eᶻ is exactly "
+        return (f"{head}, {said}. With the max-shift the top key’s eᶻ is exactly "
                 "1 and every other one at most 1, so the real row is unaffected.")
     real, cf = np.asarray(real), np.asarray(cf)
     a, b = int(np.argmax(real)), int(np.argmax(cf))
@@ -244,7 +244,7 @@ def _matrix_note(title: str, rows: list[dict], unmasked: bool) -> str:
     return text + "."
 
 
-NO_MATRIX = "Show the matrix without a step (remove one in the bench's what-if panel first)"
+NO_MATRIX = "Show the matrix without a step (remove one in the bench’s what-if panel first)"
 
 
 def _bench_real(tr, i: int, words: list, causal, reader) -> dict:

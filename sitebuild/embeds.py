@@ -74,14 +74,14 @@ def _meanings() -> dict[str, dict[str, tuple[str, str]]]:
     return {
         "fig-002": {"query": ("the query token", ", ".join(toy.TOKENS))},
         "lab": {
-            "q": (f"the query's {spelled(toy.X.shape[1])} coordinates",
+            "q": (f"the query’s {spelled(toy.X.shape[1])} coordinates",
                   f"each from −{limits['query']} to {limits['query']}, for example 0,0"),
             "mask": ("which keys are allowed (1) or blocked (0)", "for example 1,0,1"),
             "t": t,
             "without": ("steps the what-if panel removes", "scale, shift, comma-separated")},
         "bench": {
             "sentence": ("the words, separated by spaces",
-                         f"up to {bench.MAX_WORDS} words from the bench's {len(bench.LEXICON)}-word lexicon"),
+                         f"up to {bench.MAX_WORDS} words from the bench’s {len(bench.LEXICON)}-word lexicon"),
             "head": ("which head", ", ".join(bench.HEADS)),
             "query": ("the position of the query word, counting from 0",
                       "0 to the number of words minus 1"),

@@ -70,7 +70,7 @@ def gather(templates: Path = TEMPLATES, cdn: bool = False) -> Inputs:
     claims = Page("claims", "Claims & sources", "Every claim the chapters make: what kind of "
                   "claim it is, where it comes from, and where it is cited.", None)
     guide = Page("embed", "Embed the figures", "For teachers: put any figure of this site into a "
-                 "course page, link students to an exact state, or download a figure's numbers.",
+                 "course page, link students to an exact state, or download a figure’s numbers.",
                  None)
     return Inputs(
         home=_chapter("", templates / "chapters" / "index.md"),

@@ -120,7 +120,7 @@ def test_naive_softmax_overflows_at_a_low_temperature_and_says_so():
     assert d["whatif"]["sentence"] == (
         f"Without the max-shift, eᶻ of “{words[top]}” overflows (as does that of “{words[second]}”): "
         f"its z is {z[top]:.3f}, and past z = {LN_MAX:.3f}, eᶻ is more than 1.8×10³⁰⁸, the largest "
-        "double (64-bit float); the naive weights are undefined. With the max-shift the top key's "
+        "double (64-bit float); the naive weights are undefined. With the max-shift the top key’s "
         "eᶻ is exactly 1 and every other one at most 1, so the real row is unaffected.")
 
 

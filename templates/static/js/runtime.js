@@ -164,7 +164,7 @@ function boot() {
     return;
   }
   worker.onmessage = onMessage;
-  worker.onerror = (event) => fail(event.message || "the runtime's worker could not start");
+  worker.onerror = (event) => fail(event.message || "the runtime’s worker could not start");
   watch();
   worker.postMessage({ type: "boot", indexURL: absolute(config.runtimeIndex),
     wheelURL: absolute(config.runtimeWheel), stallMs: stallMs(), ios: ios() });

@@ -14,7 +14,7 @@ const MB = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 const DOING = {
   download: "",
   start: "starting its interpreter",
-  packages: "loading NumPy and the bench's code",
+  packages: "loading NumPy and the bench’s code",
   import: "importing NumPy",
 };
 
