@@ -134,7 +134,7 @@ def first_frames(page) -> dict:
 @pytest.mark.parametrize("link, shown, expected", [
     ("embed/fig-002/?query=grid", '#fig-002 [data-bind="query"]', "grid"),
     ("mixture/?query=load#fig-002", '#fig-002 [data-bind="query"]', "load"),
-    ("bench/?query=3", '#fig-004 [data-bind="carriage-word"]', bench_view.view(query=3)["query"]["word"]),
+    ("bench/?query=3", '#fig-004 [data-bind="carriage-word"]', bench_view.view(query=3)["sentence"]["names"][3]),
     ("embed/fig-004/?head=sink", '#fig-004 .bench-head-line [data-bind="head"]', "sink"),
 ])
 def test_a_link_to_a_precomputed_state_is_drawn_in_the_figures_first_frame(phone, link, shown, expected):
@@ -301,8 +301,8 @@ def test_a_links_own_neighbours_answer_the_next_click_before_python(phone):
     page.wait_for_function("""() => performance.getEntriesByType('resource')
         .some((e) => e.name.includes('/static/answers/near/bench-'))""")  # its neighbours, fetched
     page.locator('#fig-005 tr[data-index="3"] button').tap()
-    page.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]').textContent === 'the'"
-                           " && location.search.includes('query=3')")
+    page.wait_for_function("() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]').textContent === 'the₃'"
+                           " && location.search.includes('query=3')")  # the second "the"
     assert shown_state(page) == expected_state(head="sink", query=3)
     expected = quiz.view(head="sink", query=3)["questions"]
     page.wait_for_function("p => document.querySelector('.quiz-question [data-quiz=\"prompt\"]').textContent === p",

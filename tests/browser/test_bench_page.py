@@ -79,8 +79,10 @@ def expected_state(**state) -> dict:
 
 
 def settle(page, word: str):
+    """Wait until the carriage holds word (a repeated word with its position, as in "the₃")."""
     page.wait_for_function(
-        f"() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]').textContent === '{word}'")
+        f"() => document.querySelector('#fig-004 [data-bind=\"carriage-word\"]').textContent"
+        f".replace(/[₀-₉]+$/, '') === '{word}'")
 
 
 def test_static_state_equals_cpython(bench):

@@ -194,7 +194,7 @@ def test_the_matrix_takes_home_end_page_up_and_page_down(live):
     live.keyboard.press("Control+Home")
     assert at() == [0, 0]
     readout = live.text_content('#fig-006 [data-bind="readout"]')
-    assert readout.startswith("query the → key the: ")
+    assert readout.startswith("query the₀ → key the₀: ")
 
 
 def test_reset_brings_the_bench_back_to_how_it_opened(live):

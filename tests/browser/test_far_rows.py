@@ -7,6 +7,7 @@ the same state's table written whole, opened from its link."""
 from __future__ import annotations
 
 from attention import bench_view
+from attention.bench_drawing import names
 from tests.browser.test_bench_figures import FORTY, live, use_sentence  # noqa: F401 (live: a fixture)
 from tests.browser.conftest import within
 from tests.browser.test_bench_page import DRAWN
@@ -75,14 +76,14 @@ def test_a_click_draws_the_rows_on_screen_at_once_and_the_far_ones_equal_the_cor
     far = range(min(on_screen) - 8)
     assert len(far) >= 10 and any(before[k] != after[k] for k in far)
     assert [seen["rows"][k] for k in far] == [before[k] for k in far]
-    assert seen["carriage"] == FORTY.split()[33]
+    assert seen["carriage"] == names(FORTY.split())[33]  # a repeated word, with its position
     assert seen["busy"] == "true"  # the table says its words are about to change
     # ... and once they come near they are the core's, the drawing too
     live.evaluate("document.querySelector('#fig-005 tr[data-index=\"0\"]').scrollIntoView({block: 'center'})")
     live.wait_for_function("""() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))""")
     assert live.evaluate(ROWS)[:10] == after[:10]  # (rows 1 and 5 are among those that changed)
     live.wait_for_function(f"""() => document.querySelector('#fig-004 [data-bind="carriage-word"]').textContent
-        === {FORTY.split()[35]!r}""")
+        === {names(FORTY.split())[35]!r}""")
     assert live.evaluate(ROWS) == after
     assert live.evaluate("document.querySelectorAll('main [aria-busy]').length") == 0
 
@@ -156,7 +157,8 @@ def test_a_click_at_arrival_writes_what_is_far_below_the_first_screen_later(brow
         page.wait_for_function(DRAWN)  # ... for the page's first idle moment
         assert page.evaluate(ROWS) == core_rows({"query": 3})
         word = bench_view.view(query=3)["query"]["word"]
-        assert page.evaluate("document.querySelector('#fig-004 [data-bind=\"carriage-word\"]').textContent") == word
+        assert page.evaluate("document.querySelector('#fig-004 [data-bind=\"carriage-word\"]').textContent") == (
+            bench_view.view(query=3)["sentence"]["names"][3])
         assert page.evaluate("document.querySelector('#fig-008 [data-bind=\"query-word\"]').textContent") == word
     finally:
         context.close()

@@ -9,6 +9,7 @@ import json
 import pytest
 
 from attention import bench, bridge
+from attention.bench_drawing import names
 from tests.browser.test_bench_page import READY, expected_state, shown_state
 
 
@@ -24,7 +25,7 @@ def test_a_row_chosen_while_t_is_invalid_keeps_t_and_says_so(booted, viewport_wi
     page.fill("#bench-t", "abc")
     page.wait_for_function("() => document.querySelector('#bench-t').getAttribute('aria-invalid') === 'true'")
     page.click('#fig-005 tr[data-index="3"] button')
-    word = bench.DEFAULT_SENTENCE[3]
+    word = names(bench.DEFAULT_SENTENCE)[3]  # the second "the", the₃
     page.wait_for_function(f"""() => document.querySelector('#fig-004 [data-bind="carriage-word"]')
         .textContent === {word!r}""")
     assert shown_state(page) == expected_state(query=3)  # computed at the last good T, 1
@@ -141,7 +142,7 @@ def test_a_sentence_typed_but_not_used_stays_in_its_box_and_says_so(booted, view
     page.fill("#bench-sentence", "the farmer saw the doctor and he left")
     page.click('#fig-005 tr[data-index="3"] button')
     page.wait_for_function(f"""() => document.querySelector('#fig-004 [data-bind="carriage-word"]')
-        .textContent === {bench.DEFAULT_SENTENCE[3]!r}""")
+        .textContent === {names(bench.DEFAULT_SENTENCE)[3]!r}""")
     assert shown_state(page) == expected_state(query=3)  # the row of the sentence in use
     assert page.input_value("#bench-sentence") == "the farmer saw the doctor and he left"
     assert page.inner_text("#bench-sentence-msg") == UNUSED

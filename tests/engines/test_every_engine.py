@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 from attention import bench, bench_view, figures
+from attention.bench_drawing import names
 from tests.browser.test_bench_page import DRAWN, expected_state
 from tests.browser.test_bench_walk import AT_REST, PARTS, STEP_AND_PART
 from tests.browser.test_embed_snippets import SCRIPT_SHOWN
@@ -67,7 +68,7 @@ def test_the_matrix_headings_read_bottom_to_top(engine, site_url):
         const all = range.getBoundingClientRect();
         const first = glyph(0), last = glyph(text.length - 1);
         return {word: th.textContent.trim(), tall: all.height > all.width, up: first.top > last.top}; })""")
-    assert [h["word"] for h in heads] == list(bench.DEFAULT_SENTENCE)
+    assert [h["word"] for h in heads] == names(bench.DEFAULT_SENTENCE)  # the₀ … the₃ …
     assert all(h["tall"] and h["up"] for h in heads if len(h["word"]) > 1), heads
     clean(engine)
 
