@@ -227,7 +227,7 @@ def test_without_javascript_a_linked_figure_says_its_state_needs_javascript(no_j
     assert note.is_visible()
     assert note.inner_text() == (
         "Opened from a link to a particular state of this figure? That state needs JavaScript "
-        "to show; this is the figure's default state.")
+        "to show; this is the figure’s default state.")
     assert page.inner_text('#fig-002 [data-bind="query"]') == "rises"  # the default, as it says
     page.goto(server + "embed/fig-003/?q=0,0")
     assert page.locator("#fig-003 .link-note").is_visible()
