@@ -92,7 +92,7 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
         removed = whatif.steps(without)
     except ValueError as exc:
         raise BenchInputError("without", f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
-    out["whatif"] = {**whatif_panel.bench_entry(head_state.trace, removed, i, words,
+    out["whatif"] = {**whatif_panel.bench_entry(head_state.trace, removed, i, names(words),
                                           head_state.causal, closed),
                      "state": out["state"]}
     # The drawing shows the counterfactual too (ghost needles, a second core sample); the

@@ -531,3 +531,11 @@ def test_a_row_that_comes_out_the_same_says_so_in_the_note():
     # a row that changes still counts its flat needles
     changed = bench_view.view(without=["scale"])["drawing"]["whatif"]
     assert any("lie flat" in line["text"] for line in changed["note"])
+
+
+def test_the_what_if_table_tells_repeated_words_apart_as_the_drawing_does():
+    # Its Key column said "the" twice for the default sentence, beside a drawing and matrix
+    # that say the₀ and the₃.
+    v = bench_view.view(without="scale")
+    keys = [k["word"] for k in v["whatif"]["keys"]]
+    assert keys[0] == "the₀" and keys[3] == "the₃" and keys == v["sentence"]["names"]

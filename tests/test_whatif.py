@@ -233,7 +233,7 @@ def test_the_no_step_entry_equals_the_one_the_full_path_builds():
     """What the full path (counterfactual with nothing removed) would return, field for field."""
     for kwargs in ({}, {"head": "sink", "query": 3, "shut": [1]}, {"temperature": "0.05"}):
         v = bench_view.view(**kwargs)
-        words = v["sentence"]["words"]
+        words, labels = v["sentence"]["words"], v["sentence"]["names"]  # labels: the₀, the₃
         n, i = len(words), v["query"]["index"]
         causal = bench.causal_mask(n)
         reader = np.broadcast_to(~np.array([j in v["shut"] for j in range(n)])[None, :], (n, n))
@@ -241,8 +241,8 @@ def test_the_no_step_entry_equals_the_one_the_full_path_builds():
                                     tuple(j in v["shut"] for j in range(n))).trace
         cf = whatif.counterfactual(tr.scores, tr.d_k, tr.temperature, mask=reader, causal=causal)
         built = {"without": [], "options": whatif_panel._options(whatif.STEPS, (), tr.d_k),
-                 **whatif_panel._compare(tr, cf, i, words, f"“{words[i]}”"),
-                 "keys": whatif_panel._keys(tr, cf, i, words, ~causal[i]), "matrix": None}
+                 **whatif_panel._compare(tr, cf, i, labels, f"“{labels[i]}”"),
+                 "keys": whatif_panel._keys(tr, cf, i, labels, ~causal[i]), "matrix": None}
         entry = {k: x for k, x in v["whatif"].items()
                  if k not in ("state", "matrix_label", "matrix_note")}
         assert json.dumps(entry) == json.dumps(built)
