@@ -236,3 +236,21 @@ def test_the_t_slider_says_the_t_of_each_step_as_it_moves(booted, path, slider, 
     assert moved == [[step, f"T = {texts[int(step)]}"] for step in ["501", "502", "503", "0", "1000"]]
     assert [texts[k] for k in (500, 501, 0, 1000)] == [lab.view(slider=k)["temperature"]["text"] for k in (500, 501, 0, 1000)]
     page.wait_for_function("(s) => document.querySelector(s).getAttribute('aria-valuetext') === 'T = 100'", arg=slider)
+
+
+# --- Ugly 6: space at 1280 px ----------------------------------------------------------------
+
+def test_at_1280_the_labs_plot_and_the_what_if_table_take_the_room_they_need(browser, server):
+    """The lab's value plot was about 170 px wide, alone on its line in a 600 px column, and the
+    bench's what-if table spread three short columns over the whole 1,100 px figure."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(server + "lab/")
+    plot = page.evaluate("document.querySelector('#fig-003 .value-plot').getBoundingClientRect().width")
+    assert plot >= 230
+    page.goto(server + "bench/?without=scale")
+    seen = page.evaluate("""() => ({
+        table: document.querySelector('#fig-004 .whatif-table').getBoundingClientRect().width,
+        figure: document.querySelector('#fig-004').getBoundingClientRect().width})""")
+    assert seen["figure"] > 1000 and seen["table"] < seen["figure"] / 2, seen
+    context.close()
