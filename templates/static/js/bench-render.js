@@ -3,7 +3,7 @@
 // attributes that Python returned. Repeated parts are clones of the <template>s the build
 // wrote (bench-parts.js fills them); only what changed is written, and no layout is read.
 
-import { dropAttrs, part, setAttr, setClass, setText, syncList } from "./dom.js";
+import { $, dropAttrs, part, setAttr, setClass, setText, syncList } from "./dom.js";
 import {
   fillCell, fillColHead, fillDial, fillManifold, fillRowHead, fillRowNumbers, fillStratum,
   fillStratumLabel, fillValve, markRow,
@@ -11,7 +11,6 @@ import {
 import { fillNear } from "./near.js";
 import { renderWhatifDrawing } from "./bench-whatif.js";
 
-const $ = (root, selector) => root.querySelector(selector);
 const bound = (root, name) => root.querySelector(`[data-bind="${name}"]`);
 
 /** Draw the bench (FIG-004) for one answer. */

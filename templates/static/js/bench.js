@@ -9,14 +9,13 @@ import {
 import { dropped, queryNote, sentenceSent, unused } from "./bench-notes.js";
 import { markValve } from "./bench-parts.js";
 import { wireWalk } from "./bench-walk.js";
-import { glide, markStale, part, setAttr, setText } from "./dom.js";
+import { $, glide, markStale, part, setAttr, setText } from "./dom.js";
 import { watchNear, writeNear } from "./near.js";
 
 /** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
  * the bench's state: FIG-004 to FIG-007 show it. page.js opens a link's state with it. */
 export const STATE = "bench";
 
-const $ = (root, selector) => root.querySelector(selector);
 const ARROWS = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
 
 /** Send the reader's whole state, changed by `change`, to Python (built when it is sent). */

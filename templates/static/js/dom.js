@@ -5,6 +5,9 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 
+/** The first element under root that matches the selector (or null). */
+export const $ = (root, selector) => root.querySelector(selector);
+
 function build(element, attributes, children) {
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
   if (typeof children === "string") element.textContent = children;

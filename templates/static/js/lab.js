@@ -1,7 +1,7 @@
 //# allFunctionsCalledOnLoad
 // The lab: the reader moves the query, blocks keys and sets T; Python recomputes everything.
 
-import { dropAttrs, setAttr, setClass, setText, staleWhy } from "./dom.js";
+import { $, dropAttrs, setAttr, setClass, setText, staleWhy } from "./dom.js";
 
 /** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
  * the lab's state (FIG-003). page.js opens a link's state with it. */
@@ -13,8 +13,6 @@ const MOVES = { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown
 const BIG = { ArrowLeft: "left-big", ArrowRight: "right-big", ArrowUp: "up-big", ArrowDown: "down-big" };
 const MESSAGES = { q1: "#lab-q1-msg", q2: "#lab-q2-msg", temperature: "#lab-t-msg", mask: "#lab-mask-msg",
   runtime: "#lab-runtime-msg" }; // runtime: Python is not available here (runtime.js)
-
-const $ = (root, selector) => root.querySelector(selector);
 
 /** Draw a successful answer from attention.lab.view into the figure. */
 export function render(root, data, focused) {

@@ -3,14 +3,13 @@
 // state (sentence, query, head) through the shared store; this module only picks the trained
 // rows out of the JSON files the build wrote, and computes nothing.
 
-import { dropAttrs, html, markStale, setAttr, setText } from "./dom.js";
+import { $, dropAttrs, html, markStale, setAttr, setText } from "./dom.js";
 import { watchNear, whenIdle, writeNear } from "./near.js";
 
 /** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
  * FIG-008 shows the bench's state beside a trained head. page.js opens a link's state with it. */
 export const STATE = "bench";
 
-const $ = (root, selector) => root.querySelector(selector);
 const all = (root, selector) => [...root.querySelectorAll(selector)];
 const SLOW_MS = 250; // a load slower than this hides the previous state's rows
 

@@ -5,9 +5,7 @@
 // matrix to show: the table's one writer (bench-render.js, renderMatrix) fills it, so it stays
 // one table and one markup source.
 
-import { setText } from "./dom.js";
-
-const $ = (root, selector) => root.querySelector(selector);
+import { $, setText } from "./dom.js";
 
 export function mount(root, store) {
   const box = $(root, 'input[name="whatif-matrix"]');
