@@ -254,3 +254,21 @@ def test_at_1280_the_labs_plot_and_the_what_if_table_take_the_room_they_need(bro
         figure: document.querySelector('#fig-004').getBoundingClientRect().width})""")
     assert seen["figure"] > 1000 and seen["table"] < seen["figure"] / 2, seen
     context.close()
+
+
+# --- Ugly 7: on a phone a step badge touched the first dial's word ----------------------------
+
+def test_on_a_phone_the_step_badges_stand_clear_of_the_dials_words_and_readings(browser, server):
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    page.goto(server + "bench/")
+    gaps = page.evaluate("""() => {
+      const box = (e) => e.getBoundingClientRect();
+      const gap = (a, b) => Math.max(a.left - b.right, b.left - a.right, a.top - b.bottom, b.top - a.bottom);
+      const badges = [...document.querySelectorAll('#fig-004 .callouts circle')].map(box);
+      const labels = [...document.querySelectorAll('#fig-004 .dial :is(.dial-word, .dial-reading)')]
+        .filter((e) => e.getClientRects().length).map(box);
+      return badges.flatMap((b) => labels.map((l) => gap(b, l)));
+    }""")
+    assert gaps and min(gaps) >= 2, min(gaps)  # CSS px: a badge and a word do not touch
+    context.close()
