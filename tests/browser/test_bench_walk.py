@@ -366,11 +366,16 @@ def test_on_a_laptop_screen_each_step_shows_its_words_and_its_part_together(brow
     """At 1280 x 800 the step's words, beside the drawing, and the part it lights are both in
     view at every step (the part alone was brought into view: five of the six steps' words ran
     past the screen's foot, the tray's by 177 px)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
+    assert walk_each_step(browser, server, 1280, STEP_AND_PART) == [[part, True, True] for part in PARTS]
+
+
+def walk_each_step(browser, server, width: int, check: str) -> list:
+    """Start the walk from its button at the screen's foot, as a reader scrolling down reaches
+    it, and return what `check` reads at each of the six steps once the page is at rest."""
+    context = browser.new_context(viewport={"width": width, "height": 800}, reduced_motion="reduce")
     page = context.new_page()
     page.goto(server + "bench/")
     page.wait_for_selector("#fig-004 .walk-controls:not([hidden])")
-    # the walk's button at the screen's foot, as a reader scrolling down reaches it
     page.evaluate("""() => { const b = document.querySelector('#fig-004 .walk-start');
         scrollBy({ top: b.getBoundingClientRect().bottom - innerHeight + 8, behavior: 'instant' });
         b.focus({ preventScroll: true }); }""")
@@ -381,9 +386,9 @@ def test_on_a_laptop_screen_each_step_shows_its_words_and_its_part_together(brow
         if step:
             page.keyboard.press("ArrowRight")
         page.evaluate(AT_REST)
-        shown.append(page.evaluate(STEP_AND_PART))
-    assert shown == [[part, True, True] for part in PARTS]
+        shown.append(page.evaluate(check))
     context.close()
+    return shown
 
 
 # The stacked layout: the part lit whole; the step's words whole when the two fit on the
@@ -408,21 +413,4 @@ def test_stacked_each_step_shows_its_words_and_its_part_together(browser, server
     screen: at 800 px steps 1 and 2 showed the drawing's top at -126 px, only its dimmed
     lower half (review 4, Broken 2). Each step now shows its part with its words (at 800 x 800
     the carriage and its words span 808 px: the words then begin under it)."""
-    context = browser.new_context(viewport={"width": width, "height": 800}, reduced_motion="reduce")
-    page = context.new_page()
-    page.goto(server + "bench/")
-    page.wait_for_selector("#fig-004 .walk-controls:not([hidden])")
-    # the walk's button at the screen's foot, as a reader scrolling down reaches it
-    page.evaluate("""() => { const b = document.querySelector('#fig-004 .walk-start');
-        scrollBy({ top: b.getBoundingClientRect().bottom - innerHeight + 8, behavior: 'instant' });
-        b.focus({ preventScroll: true }); }""")
-    page.evaluate(AT_REST)
-    page.keyboard.press("Enter")
-    shown = []
-    for step in range(6):
-        if step:
-            page.keyboard.press("ArrowRight")
-        page.evaluate(AT_REST)
-        shown.append(page.evaluate(STACKED))
-    assert shown == [[part, True, True] for part in PARTS]
-    context.close()
+    assert walk_each_step(browser, server, width, STACKED) == [[part, True, True] for part in PARTS]
