@@ -55,7 +55,7 @@ def look(j: int) -> dict:
 class Layout(NamedTuple):
     """Where the drawing's stations sit (SVG units) for a sentence of n words."""
 
-    xs: list  # each word's x, in rows of COLUMNS
+    xs: list  # each word's x, in rows of at most COLUMNS
     rows: list  # each word's row
     plate: float  # the plate's top
     tank: float  # the tank's top
@@ -85,13 +85,16 @@ def names(words) -> list[str]:
 
 
 def layout(n: int) -> Layout:
-    """Lay out n words: dials and stopcocks in rows of at most COLUMNS, stations below.
+    """Lay out n words: dials and stopcocks in rows of at most COLUMNS, as even as they can
+    be (10 words: two rows of 5, not 8 and a lone 2 under a gap), stations below.
 
     >>> layout(8).height, layout(40).height
     (600, 1608)
+    >>> layout(10).rows, layout(9).rows
+    ([0, 0, 0, 0, 0, 1, 1, 1, 1, 1], [0, 0, 0, 0, 0, 1, 1, 1, 1])
     """
-    cols = min(n, COLUMNS)
     lines = -(-n // COLUMNS)
+    cols = -(-n // lines)  # the fewest per row that fit the rows COLUMNS needs
     pitch = (WIDTH - 80) / cols  # at least 90: room for a word and its reading
     xs = [plain(round(40 + pitch * (j % cols + 0.5), 3)) for j in range(n)]
     plate = DIAL_Y + (lines - 1) * DIAL_ROW + LABELS

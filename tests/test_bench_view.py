@@ -539,3 +539,15 @@ def test_the_what_if_table_tells_repeated_words_apart_as_the_drawing_does():
     v = bench_view.view(without="scale")
     keys = [k["word"] for k in v["whatif"]["keys"]]
     assert keys[0] == "the₀" and keys[3] == "the₃" and keys == v["sentence"]["names"]
+
+
+@pytest.mark.parametrize("n, per_row", [(9, [5, 4]), (10, [5, 5]), (17, [6, 6, 5]), (40, [8] * 5)])
+def test_a_sentence_that_wraps_shares_its_dials_evenly_between_rows(n, per_row):
+    # Review 4 (Ugly 5): a 10-word sentence put 8 dials in a row and 2 alone under a wide gap.
+    words = (["the", "engineer", "fixed", "the", "bridge"] * 8)[:n]
+    dials = bench_view.view(" ".join(words))["drawing"]["dials"]
+    rows = sorted({d["y"] for d in dials})
+    assert [sum(d["y"] == y for d in dials) for y in rows] == per_row
+    for y in rows:
+        xs = sorted(d["x"] for d in dials if d["y"] == y)
+        assert min(b - a for a, b in zip(xs, xs[1:])) >= 90
