@@ -136,7 +136,8 @@ def bench_context() -> dict:
     return {"features": len(f), "classes": len(bench.CLASSES),
             "positional": sum(name[:3] in ("sin", "cos") for name in f),
             "d_k": bench.D_K, "heads": len(bench.HEADS), "max_words": bench.MAX_WORDS,
-            "lexicon": len(bench.LEXICON), "default": " ".join(bench.DEFAULT_SENTENCE)}
+            "lexicon": len(bench.LEXICON), "default": " ".join(bench.DEFAULT_SENTENCE),
+            "waves": [f"{bench.OMEGA1:g}", f"{bench.OMEGA2:g}"]}  # radians per word
 
 
 def worked_dot(a, b) -> dict:
