@@ -105,5 +105,9 @@ def test_forward_to_a_page_read_on_from_its_title_leaves_focus_at_the_place(boot
     at = page.evaluate("scrollY")
     page.keyboard.press("Tab")
     page.wait_for_function("() => document.activeElement !== document.body")
-    assert abs(page.evaluate("scrollY") - at) < 450, (at, page.evaluate("scrollY"))
+    # The first Tab goes to the control after the place, not to the top 2,000 px above. The
+    # place rests at the screen's top, where the header comes back, so Chromium scrolls the
+    # newly focused control to the middle: up to half a screen (455 px at 900 here).
+    assert page.evaluate("document.activeElement.id") == "bench-t-range"
+    assert abs(page.evaluate("scrollY") - at) < page.evaluate("innerHeight") * 0.6, (at, page.evaluate("scrollY"))
     assert page.evaluate(SAME)
