@@ -12,6 +12,7 @@ position, angle, colour index, pattern index and text is computed here.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import NamedTuple
 
 from . import bench, lab
@@ -81,7 +82,8 @@ def names(words) -> list[str]:
     >>> names(["a"] * 12)[10:]
     ['a₁₀', 'a₁₁']
     """
-    return [w + str(j).translate(_SUBSCRIPT) if words.count(w) > 1 else w for j, w in enumerate(words)]
+    counts = Counter(words)
+    return [w + str(j).translate(_SUBSCRIPT) if counts[w] > 1 else w for j, w in enumerate(words)]
 
 
 def layout(n: int) -> Layout:
@@ -128,11 +130,12 @@ def dial_angle(gap: float) -> float:
     return round(-90.0 * min(gap / DIAL_SPAN, 1.0), 2) + 0.0
 
 
-def _dials(words, z, i, allowed, causal, rows, lay) -> list[dict]:
-    """Return one dial per key: its number is the raw q·k, as the table's q·k column; its
-    needle stands for z, the table's ÷ T column, against the best open key's."""
+def _dials(words, named, z, i, allowed, causal, rows, lay) -> list[dict]:
+    """Return one dial per key (``named``: the words as the drawing names them): its number is
+    the raw q·k, as the table's q·k column; its needle stands for z, the table's ÷ T column,
+    against the best open key's."""
     top = z[allowed].max()
-    out, named = [], names(words)
+    out = []
     for j, w in enumerate(words):
         state = "live" if allowed[j] else "shut" if causal[j] else "dead"
         gap = float(top - z[j])
@@ -237,7 +240,8 @@ def drawing(words, tr, i, allowed, causal, t, rows, q_text="") -> dict:
     valves = _valves(words, tr.weights[i], i, allowed, causal, lay)
     lines = sorted(set(lay.rows))
     radius = 26
-    strata = stack_strata(names(words), tr.weights[i], lay)
+    named = names(words)  # a repeated word with its position, everywhere the drawing names it
+    strata = stack_strata(named, tr.weights[i], lay)
     height = plain(max(lay.height, round(strata_bottom(strata) + 4, 3)))  # labels run lower
     return {
         "viewbox": f"0 0 {WIDTH} {height}", "height": height,
@@ -250,10 +254,10 @@ def drawing(words, tr, i, allowed, causal, t, rows, q_text="") -> dict:
         "legend": {"y": lay.plate - 44, "text": f"Number: q·k. Needle: the score after the plate, "
                    f"upright for the best, flat {DIAL_SPAN} or more below it"},
         "stratum": {"x": 340, "width": 120, "label_x": LABEL_X},
-        "carriage": {"x": _carriage_x(lay.xs[i]), "y": 40, "word": names(words)[i],
+        "carriage": {"x": _carriage_x(lay.xs[i]), "y": 40, "word": named[i],
                      "label": f"The carriage: the query “{words[i]}”, q = {q_text}",
                      "cells": [-56 + 14 * c for c in range(bench.D_K)]},
-        "dials": _dials(words, tr.tempered[i], i, allowed, causal, rows, lay),
+        "dials": _dials(words, named, tr.tempered[i], i, allowed, causal, rows, lay),
         "plate": f"÷ √{bench.D_K}" + ("" if t == lab.NEUTRAL_T else f" ÷ T ({typed(t)})"),
         "plate_box": {"y": lay.plate, "text_y": lay.plate + 19},
         "tank": {"y": lay.tank, "fluid_y": lay.tank + 6, "text_y": lay.tank + 34},

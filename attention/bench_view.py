@@ -68,10 +68,11 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
                                       "pour. Open a stopcock.")
     Q = head_state.Q  # (n, d_k)
     rows, drawing, summary, said = _query_parts(tuple(words), head, t, tuple(closed), i)
+    labels = names(words)  # as the drawing, the matrix and the what-if name the words
     out = {
         "state": {"sentence": " ".join(words), "head": head, "query": i,
                   "temperature": typed(t), "shut": [j for j in range(n) if closed[j]]},
-        "sentence": {"words": words, "names": names(words), "text": " ".join(words),
+        "sentence": {"words": words, "names": labels, "text": " ".join(words),
                      "note": reading_note(sentence, words)},
         "head": {"name": head, "behaviour": bench.HEADS[head].behaviour, "here": said["here"]},
         "query": {"index": i, "word": words[i], "vector": shown(Q[i]),
@@ -92,7 +93,7 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
         removed = whatif.steps(without)
     except ValueError as exc:
         raise BenchInputError("without", f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
-    out["whatif"] = {**whatif_panel.bench_entry(head_state.trace, removed, i, names(words),
+    out["whatif"] = {**whatif_panel.bench_entry(head_state.trace, removed, i, labels,
                                           head_state.causal, closed),
                      "state": out["state"]}
     # The drawing shows the counterfactual too (ghost needles, a second core sample); the

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import whatif
-from .bench_drawing import (DIAL_SPAN, TRAY_HEIGHT, WIDTH, Layout, dial_angle, handle, names, plain,
+from .bench_drawing import (DIAL_SPAN, TRAY_HEIGHT, WIDTH, Layout, dial_angle, handle, plain,
                             stack_strata, strata_bottom)
 
 __all__ = ["GHOST_PAST", "NOTE_CHARS", "whatif_drawing"]
@@ -152,7 +152,7 @@ def whatif_drawing(w: dict, drawing: dict, lay: Layout, t: float) -> dict:
     low = lay._replace(tray=lay.tray + SAMPLE_DROP)  # the sample's tray: lower than the real one
     strata = [] if failure else [
         {**s, "word": k["word"], "number": k["counterfactual"]["text"]}
-        for s, k in zip(stack_strata(names([k["word"] for k in keys]),
+        for s, k in zip(stack_strata([k["word"] for k in keys],  # named as the drawing names them
                                 np.array([k["counterfactual"]["value"] for k in keys]), low), keys)]
     lines = _whatif_note(w, ghosts, drawing["dials"], len(valves))
     bottom = plain(round(max(lay.height, strata_bottom(strata)) + NOTE_TOP, 3))  # labels may run lower
