@@ -3,6 +3,10 @@
 // While it loads, it reports how many bytes have arrived, so a slow network shows progress
 // instead of timing out while the download is still going.
 
+import {
+  installPackages, keepPackages, savedMemory, savedPackages, startInterpreter, writeBytecode,
+} from "./saved-start.js";
+
 let handle = null;
 let loaded = 0;
 let active = 0; // downloads under way
@@ -60,7 +64,12 @@ self.fetch = async (...args) => {
   sealed += seal;
   lastByte = Date.now();
   try {
-    return counted(await plainFetch(...args), seal);
+    const response = await plainFetch(...args);
+    if (!response.body) return counted(response, seal);
+    // The runtime gets the response itself, the count a copy read alongside: a Response made
+    // anew has no URL, and the engine keeps compiled WebAssembly only for one that has.
+    counted(response.clone(), seal).body.pipeTo(new WritableStream()).catch(() => {});
+    return response;
   } catch (error) {
     ended(seal);
     throw error;
@@ -116,31 +125,46 @@ function wasmArrived() {
   return entry ? performance.timeOrigin + entry.responseEnd : null;
 }
 
+const KEEP_AFTER_MS = 1000; // the packages are kept this long after ready
+
 async function boot({ indexURL, wheelURL, ios }) {
   if (ios) sayIOS();
   let t = performance.timeOrigin + performance.now();
+  // what a past visit saved is read meanwhile (saved-start.js)
+  const memoryRead = savedMemory(indexURL);
+  const packagesRead = savedPackages(indexURL, wheelURL);
   // pyodide.asm.js comes by import(), which reports nothing: fetch it first (counted), so
   // the import finds it in the cache.
   await (await self.fetch(indexURL + "pyodide.asm.js")).arrayBuffer();
   const { loadPyodide } = await import(indexURL + "pyodide.mjs");
   t = timed("runtime script", t);
   moveTo("start"); // its WebAssembly downloads (said as a download), then compiles and starts
-  const pyodide = await loadPyodide({ indexURL, stdout: () => {}, stderr: (line) => console.warn(line) });
+  const memory = await memoryRead;
+  if (memory) t = timed("saved start read", t);
+  const options = { indexURL, stdout: () => {}, stderr: (line) => console.warn(line) };
+  const [pyodide, restored] = await startInterpreter(loadPyodide, options, memory);
   const arrived = wasmArrived(); // compiling starts as it streams in; what is left comes after
-  if (arrived && arrived > t) {
+  if (!restored && arrived && arrived > t) {
     steps.push(["WebAssembly download", t, arrived]);
     t = arrived;
   }
-  t = timed("compile and interpreter start", t);
+  t = timed(restored ? "interpreter start from the saved memory" : "compile and interpreter start", t);
   moveTo("packages");
-  await pyodide.loadPackage(["numpy", wheelURL], { messageCallback: () => {}, errorCallback: (m) => console.warn(m) });
-  t = timed("numpy and attention wheels", t);
+  const packages = ["numpy", wheelURL];
+  const saved = await installPackages(pyodide, packages, indexURL, wheelURL, await packagesRead);
+  t = timed(saved ? "numpy and attention from the saved files" : "numpy and attention wheels", t);
   moveTo("import");
+  if (!saved) writeBytecode(pyodide, true); // kept with the packages for the next visit
   pyodide.runPython("import numpy");
   t = timed("import numpy", t);
   const bridge = pyodide.pyimport("attention.bridge");
   handle = bridge.handle_json; // kept: no runPython per request
   timed("import attention", t);
+  if (!saved) {
+    writeBytecode(pyodide, false);
+    // a moment after "ready", not in the way of the reader's first requests
+    setTimeout(() => keepPackages(pyodide, indexURL, wheelURL), KEEP_AFTER_MS);
+  }
   // how Python counts a function's arguments: in JavaScript (iOS), or with wasm-gc (0 = none)
   return pyodide._module._PyEM_CountArgsPtr ? "wasm-gc" : "javascript";
 }
