@@ -16,6 +16,9 @@ const BUILD = "{{ build }}";
 const PREFIX = "attention-bench-";
 const SITE_CACHE = `${PREFIX}site-${BUILD}`;
 const RUNTIME_CACHE = `${PREFIX}runtime-{{ pyodide }}`; // immutable: kept across builds
+// What a visit's start of Python saved for the next (static/js/saved-start.js): its keys name
+// the runtime and wheels they were made from, and it drops its own old entries
+const SAVED_START_CACHE = `${PREFIX}saved-start`;
 const SITE_FILES = {{ site_files|tojson }};
 const OFFLINE_PAGE = "{{ offline_page }}"; // shown offline for an address this worker never saved
 const RUNTIME_FILES = {{ runtime_files|tojson }};
@@ -54,7 +57,7 @@ function newerWorker() {
  * or active), and only when every page has answered. */
 async function dropUnusedCaches(builds) {
   if (builds.includes(null) || newerWorker()) return;
-  const keep = new Set([SITE_CACHE, RUNTIME_CACHE, ...builds.map((b) => `${PREFIX}site-${b}`)]);
+  const keep = new Set([SITE_CACHE, RUNTIME_CACHE, SAVED_START_CACHE, ...builds.map((b) => `${PREFIX}site-${b}`)]);
   for (const name of await caches.keys()) {
     if (name.startsWith(PREFIX) && !keep.has(name)) await caches.delete(name);
   }
@@ -122,6 +125,20 @@ async function immutable(request) {
   return response;
 }
 
+/** The runtime's WebAssembly: from the browser's HTTP cache when it has it, without asking
+ * the network, else as any versioned file. Chromium keeps the machine code it compiled beside
+ * the response it compiled from: the HTTP cache's entry, where the first visit's download
+ * went. Served from this worker's cache instead, a reader's first return visit compiled it all
+ * again (only the visit after kept it). Offline, or with the HTTP cache cleared, this worker's
+ * copy still serves. */
+async function webAssembly(request) {
+  try {
+    const kept = await fetch(request, { cache: "only-if-cached", mode: "same-origin" });
+    if (kept.ok) return kept;
+  } catch { /* not in the HTTP cache */ }
+  return immutable(request);
+}
+
 /** A page (or any file with a fixed name): the network first, else this build's copy. */
 async function networkFirst(request) {
   try {
@@ -151,5 +168,6 @@ async function offlinePage() {
 self.addEventListener("fetch", (event) => {
   const { request } = event;
   if (request.method !== "GET" || !request.url.startsWith(scope())) return;
-  event.respondWith(isImmutable(request.url) ? immutable(request) : networkFirst(request));
+  if (isRuntime(request.url) && request.url.endsWith(".wasm")) event.respondWith(webAssembly(request));
+  else event.respondWith(isImmutable(request.url) ? immutable(request) : networkFirst(request));
 });
