@@ -107,12 +107,16 @@ def test_the_page_can_say_where_pythons_start_went(mixture):
     assert steps[-1][1] + steps[-1][2] <= page.evaluate("performance.now()")
 
 
-def test_runtime_files_come_from_the_site_under_a_versioned_path(mixture):
-    page = mixture.page
+def test_runtime_files_come_from_the_site_under_a_versioned_path(browser, server):
+    """A first visit's runtime and wheels (a return visit starts from what the first one
+    saved, and asks for neither wheel: test_return_visit.py)."""
+    context = browser.new_context()
+    page = context.new_page()
     seen = []
     page.on("request", lambda r: seen.append(r.url))
-    page.reload()
+    page.goto(server + "mixture/")
     page.wait_for_selector(READY, timeout=60000)
+    context.close()
     runtime = [u for u in seen if "/runtime/" in u]
     assert any(u.endswith("/runtime/0.27.7/pyodide.asm.wasm") for u in runtime)
     assert any(u.endswith("numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl") for u in seen)

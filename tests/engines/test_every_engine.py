@@ -367,3 +367,33 @@ def test_the_recorder_keeps_what_a_console_shows_and_not_what_the_page_handled(e
     problems = engine.problems()
     assert any("thrown here" in p for p in problems), problems
     assert not any("handled here" in p for p in problems), problems
+
+
+SAVED_BOTH = """async () => { if (!self.caches || !(await caches.has('attention-bench-saved-start'))) return false;
+  const cache = await caches.open('attention-bench-saved-start');
+  return (await cache.keys()).length === 2; }"""
+STEP_NAMES = """() => performance.getEntriesByType('measure').filter((m) => m.name.startsWith('python: '))
+  .map((m) => m.name.slice(8))"""
+
+
+def test_python_started_from_what_a_visit_saved_computes_what_cpython_does(engine, site_url):
+    """A page opened after a visit whose start was saved (static/js/saved-start.js) starts
+    Python from the saved memory and files, and its answers are CPython's, digit for digit."""
+    engine.open(site_url + "bench/")
+    ready(engine, "fig-004")
+    engine.wait_for(SAVED_BOTH, timeout=60, what="the start saved")
+    engine.open(site_url + "bench/")
+    ready(engine, "fig-004")
+    steps = engine.call(STEP_NAMES)
+    assert "interpreter start from the saved memory" in steps, steps
+    assert "numpy and attention from the saved files" in steps, steps
+    sentence = "the engineer saw the pilot after he left"
+    engine.type_into("#bench-sentence", sentence, enter=True)
+    engine.wait_for("(s) => [...document.querySelectorAll('#fig-005 tbody .row-choice')].map((e) => e.textContent).join(' ') === s",
+                    sentence)
+    engine.wait_for("() => performance.getEntriesByName('python: first answer').length > 0")
+    engine.wait_for(DRAWN)
+    want = expected_state(sentence=sentence)
+    assert engine.call("() => [...document.querySelectorAll('#fig-005 tbody tr .weight .num')].map((e) => e.textContent)") \
+        == want["weights"]
+    clean(engine)
