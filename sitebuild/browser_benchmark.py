@@ -12,8 +12,10 @@ import threading
 from pathlib import Path
 
 from .browser_boot import STEPS, median_steps, report_steps
+from .browser_return import report_return, visits
 from .serve import make_server
 
+ENGINES = {"chromium": "chromium", "firefox": "firefox-esr"}  # the browsers' commands
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
 TARGETS = {"cold": 2500, "warm": 2000, "p95": 16, "long_task": 50}
@@ -219,6 +221,10 @@ def run(site: Path) -> dict:
             results["instant"] = (instant(browser, base), before and before["instant"])
             results["bench before"] = before and before["bench"]
             browser.close()
+        # each in a browser of its own on a kept profile, so after the browser above
+        results["return"] = {engine: visits(engine, base, chromium_args=tuple(CHROMIUM_ARGS))
+                             for engine in ("chromium", "firefox")
+                             if shutil.which(ENGINES[engine])}
     finally:
         server.shutdown()
         server.server_close()
@@ -250,6 +256,7 @@ def _baseline_figures(browser) -> dict | None:
 def report(results: dict) -> None:
     """Print the runtime figures side by side, with the targets."""
     bench = results.pop("bench")
+    returns = results.pop("return", None)
     bench_before = results.pop("bench before", None)
     instant_results = results.pop("instant", None)
     names = list(results)
@@ -282,6 +289,8 @@ def report(results: dict) -> None:
         report_steps(name, results[name])
     if instant_results:
         report_instant(*instant_results)
+    if returns:
+        report_return(returns)
 
 
 # ---- instant answers and one Python per visit ----

@@ -167,10 +167,13 @@ class Firefox(Engine):
         "browser.safebrowsing.phishing.enabled": False,
     }
 
-    def __init__(self, width: int = 1280, height: int = 900):
+    def __init__(self, width: int = 1280, height: int = 900, profile: Path | None = None):
+        """A new Firefox on a fresh profile, removed when it closes; or on `profile`, kept
+        (a reader's same browser the next day: the benchmark's return visits)."""
         from websockets.sync.client import connect
 
-        self.profile = Path(tempfile.mkdtemp(prefix="attention-bench-firefox-"))
+        self.kept = profile is not None
+        self.profile = profile or Path(tempfile.mkdtemp(prefix="attention-bench-firefox-"))
         (self.profile / "user.js").write_text("".join(
             f"user_pref({json.dumps(k)}, {json.dumps(v)});\n" for k, v in self.PREFS.items()))
         self.process = subprocess.Popen(
@@ -281,7 +284,7 @@ class Firefox(Engine):
         self._end()
 
     def _end(self) -> None:
-        """Close the socket, end Firefox, remove its profile."""
+        """Close the socket, end Firefox, remove its profile (unless it is kept)."""
         try:
             self.stack.close()
         finally:
@@ -293,7 +296,8 @@ class Firefox(Engine):
                 self.process.wait(10)
             self.drain.join(10)  # the pipe is at its end once Firefox is
             self.process.stderr.close()
-            shutil.rmtree(self.profile, ignore_errors=True)
+            if not self.kept:
+                shutil.rmtree(self.profile, ignore_errors=True)
 
 
 def threading_drain(stream, keep: collections.deque | None = None) -> threading.Thread:
