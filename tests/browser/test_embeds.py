@@ -168,6 +168,17 @@ def test_each_embed_fits_its_suggested_height(browser, server, embed):
         assert height <= embed.phone_height, f"{embed.id} at {width}px needs {height}px"
         assert page.evaluate("document.documentElement.scrollWidth") <= width, (embed.id, width)
     context.close()
+    if embed.live:  # while Python loads, the figure says so, in a column as wide as a course page's
+        column = browser.new_context(viewport={"width": COLUMN_PX, "height": 400})
+        page = column.new_page()
+        page.goto(server + embed.url)
+        page.wait_for_selector('.runtime-status[data-state="loading"]', timeout=30000)
+        height = page.evaluate(within(10, """() => new Promise(done => requestAnimationFrame(() =>
+            done(Math.ceil(document.documentElement.getBoundingClientRect().height))))"""))
+        loading = page.evaluate("document.querySelector('.runtime-status').dataset.state")
+        assert loading == "loading" and height <= embed.height, \
+            f"{embed.id} at {COLUMN_PX}px while Python loads: {height}px drawn, snippet {embed.height}px"
+        column.close()
     if embed.live:  # a phone asks before it downloads Python: the notice and its button add height
         phone = browser.new_context(viewport={"width": PHONE_PX, "height": 400}, is_mobile=True,
                                     has_touch=True)
