@@ -11,32 +11,9 @@ from __future__ import annotations
 import math
 import re
 
-import numpy as np
+from . import toy, whatif
 
-from . import bench, bench_view, figures, lab, toy, whatif
-
-__all__ = ["caption", "export_bench", "export_bench_matrix", "export_fig_001", "export_fig_002",
-           "export_lab", "filename", "to_csv"]
-
-
-def export_fig_001(state: dict) -> dict:
-    """FIG-001: each token's input and its three roles."""
-    rows = [[r["token"], *[x for role in "XQKV" for x in r[role]["value"]]]
-            for r in figures.fig_001()["rows"]]
-    cols = ["token"] + [f"{role}_{c}" for role in "XQKV" for c in (1, 2)]
-    return {"columns": cols, "rows": rows}
-
-
-def export_fig_002(state: dict) -> dict:
-    """FIG-002: one query's scores, weights and weighted contributions; each row also names
-    the query and carries the output (the contributions' sum), so a CSV stands on its own."""
-    d = figures.fig_002(**state)
-    query, out = d["query"]["token"], d["output"]["value"]
-    rows = [[query, r["token"], r["score"]["value"], r["scaled"]["value"], r["weight"]["value"],
-             *r["value"]["value"], *r["contribution"]["value"], *out] for r in d["rows"]]
-    return {"columns": ["query", "key", "score", "scaled", "weight", "value_1", "value_2",
-                        "contribution_1", "contribution_2", "output_1", "output_2"],
-            "rows": rows, "query": query, "output": out}
+__all__ = ["WITHOUT_COLUMNS", "caption", "filename", "to_csv", "without_cells"]
 
 
 def _finite(x: float):
@@ -45,7 +22,7 @@ def _finite(x: float):
     return x if math.isfinite(x) else None
 
 
-def _without(cf, r: int, c: int) -> list:
+def without_cells(cf, r: int, c: int) -> list:
     """The what-if columns of one cell: steps removed, z, e^z, weight and failure."""
     failure = cf.failure[r]
     return ["+".join(cf.without), _finite(cf.z[r, c]), _finite(cf.exp[r, c]) if cf.allowed[r, c]
@@ -53,92 +30,6 @@ def _without(cf, r: int, c: int) -> list:
 
 
 WITHOUT_COLUMNS = ["without", "without_z", "without_exp", "without_weight", "without_failure"]
-
-
-def export_lab(state: dict) -> dict:
-    """The lab: every stage for every key; each row also carries the state it was made
-    from (q, T, the key's switch) and the output, so a file stands on its own."""
-    d = lab.view(**state)
-    stages = ("score", "scaled", "tempered", "shifted", "exp", "weight")
-    q, out, t = d["query"]["value"], d["output"]["value"], d["temperature"]["value"]
-    removed = tuple(d["whatif"]["without"])
-    tr = toy.trace(q, mask=d["mask"], temperature=t)
-    cf = whatif.counterfactual(tr.scores, tr.d_k, t, mask=[d["mask"]], without=removed)
-    rows = [[*q, t, r["token"], r["allowed"], *[r[s]["value"] for s in stages], *out,
-             *(_without(cf, 0, j) if removed else [])] for j, r in enumerate(d["rows"])]
-    w = d["whatif"]
-    return {"columns": ["q_1", "q_2", "T", "key", "allowed", *stages, "output_1", "output_2",
-                        *(WITHOUT_COLUMNS if removed else [])],
-            "rows": rows, "query": q, "temperature": t, "output": out,
-            "state": {"q": d["fields"], "T": d["temperature"]["text"],
-                      "allowed": [r["token"] for r in d["rows"] if r["allowed"]],
-                      "without": list(removed)},
-            **({"without": {"steps": list(removed), "failure": w["counterfactual"]["failure"],
-                            "message": w["counterfactual"]["message"],
-                            "output": w["output"]["value"] if w["output"] else None,
-                            "sentence": w["sentence"]}} if removed else {})}
-
-
-def _bench_state(d: dict) -> dict:
-    """The bench state an export was made from, the query as position and word."""
-    s = d["state"]
-    return {"sentence": s["sentence"], "head": s["head"],
-            "query": {"index": s["query"], "word": d["query"]["word"]},
-            "T": s["temperature"], "shut": [{"index": j, "word": d["sentence"]["words"][j]}
-                                            for j in s["shut"]],
-            "without": d["whatif"]["without"]}
-
-
-def _bench_cf(d: dict):
-    """The counterfactual of the whole sentence under the bench's state, or None."""
-    removed = tuple(d["whatif"]["without"])
-    if not removed:
-        return None
-    words, s = d["sentence"]["words"], d["state"]
-    n = len(words)
-    tr = bench.trace(words, s["head"], d["temperature"]["value"])
-    shut = np.zeros(n, dtype=bool)
-    shut[s["shut"]] = True
-    return whatif.counterfactual(tr.scores, tr.d_k, tr.temperature,
-                                 mask=np.broadcast_to(~shut, (n, n)),  # (n, n)
-                                 causal=bench.causal_mask(n), without=removed)
-
-
-def export_bench(state: dict) -> dict:
-    """The bench's working table for the current query, each row carrying the state
-    (sentence, head, query position and word, T); a later key and a shut one are told
-    apart (``causal_masked``, ``shut``)."""
-    d = bench_view.view(**state)
-    s, i, cf = d["state"], d["query"]["index"], _bench_cf(d)
-    lead = [s["sentence"], s["head"], i, d["query"]["word"], d["temperature"]["value"]]
-    rows = [[*lead, r["index"], r["word"], r["future"], r["shut"], r["dot"]["value"],
-             r["scaled"]["value"], r["tempered"]["value"], r["exp"]["value"],
-             r["weight"]["value"], *(_without(cf, i, r["index"]) if cf else [])]
-            for r in d["rows"]]
-    return {"columns": ["sentence", "head", "query_j", "query_word", "T", "j", "word",
-                        "causal_masked", "shut", "q_dot_k", "scaled", "tempered", "exp",
-                        "weight", *(WITHOUT_COLUMNS if cf else [])],
-            "rows": rows, "state": _bench_state(d), "head": d["head"]["name"],
-            "query": {"index": i, "word": d["query"]["word"]},
-            "temperature": d["temperature"]["value"], "sentence": d["sentence"]["text"],
-            **({"without": {"steps": d["whatif"]["without"],
-                            "sentence": d["whatif"]["sentence"]}} if cf else {})}
-
-
-def export_bench_matrix(state: dict) -> dict:
-    """The whole attention matrix of the current head: one row per (query, key) pair."""
-    d = bench_view.view(**state)
-    s, words, cf = d["state"], d["sentence"]["words"], _bench_cf(d)
-    weights = bench_view.matrix_weights(**state)
-    lead = [s["sentence"], s["head"], d["temperature"]["value"]]
-    rows = [[*lead, r, words[r], c, words[c], c > r, c in s["shut"], weights[r][c],
-             *(_without(cf, r, c) if cf else [])]
-            for r in range(len(words)) for c in range(len(words))]
-    return {"columns": ["sentence", "head", "T", "query_j", "query_word", "key_j", "key_word",
-                        "causal_masked", "shut", "weight", *(WITHOUT_COLUMNS if cf else [])],
-            "rows": rows, "state": {k: v for k, v in _bench_state(d).items() if k != "query"},
-            "head": d["head"]["name"], "temperature": d["temperature"]["value"],
-            "sentence": d["sentence"]["text"]}
 
 
 def _slug(text: str) -> str:

@@ -44,8 +44,9 @@ _HREF = re.compile(r'href="([^"#]*\?[^"#]*)(?:#[^"]*)?"')
 
 
 def exports() -> dict[str, str]:
-    """Each download (its figure's data-embed) and the table that holds its numbers."""
-    return {f.embed: f.table for f in registry.FIGURES if f.export}
+    """Each download (its figure's data-embed) and the table that holds its numbers: its
+    state's, or one of its own named after it."""
+    return {f.embed: f.table or f.embed for f in registry.FIGURES if f.export}
 
 
 def table_names() -> list[str]:

@@ -14,7 +14,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from attention import figures, trained_view
+from attention import chapters as quoted, trained_view
 
 from . import answers, compress, download, embeds, hashing, headers, modules, offline, runtime, wheel
 from .claims import Ledger, check_all_cited, load_ledger
@@ -78,7 +78,7 @@ def gather(templates: Path = TEMPLATES, cdn: bool = False) -> Inputs:
         claims_page=claims,
         guide_page=guide,
         ledger=load_ledger(templates / "claims.toml"),
-        toy={**figures.toy_context(), "bench": figures.bench_context()},
+        toy={**quoted.toy_context(), "bench": quoted.bench_context()},
         runtime_files=_runtime_files(cdn),
         wheel=wheel.ensure_wheel(),
     )

@@ -18,7 +18,7 @@ def ask(request) -> dict:
 def test_fig_002_answers_match_the_figure_builder():
     for token in ("grid", "load", "rises"):
         answer = ask({"figure": "fig-002", "query": token})
-        assert answer == {"ok": True, "figure": "fig-002", "data": figures.fig_002(token),
+        assert answer == {"ok": True, "figure": "fig-002", "data": figures.fig_002.data(token),
                           "url": {"query": token}, "notices": []}
 
 

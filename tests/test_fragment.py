@@ -14,7 +14,7 @@ from sitebuild.site import ROOT, TEMPLATES
 
 def test_fragment_shows_the_state_from_its_parameters():
     html = fragment("fig-002", "query=load")
-    for row in figures.fig_002("load")["rows"]:
+    for row in figures.fig_002.data("load")["rows"]:
         assert row["weight"]["text"] in html
     assert html.startswith("<!-- Attention Bench:") and f'<div class="{WRAPPER}">' in html
     assert "<style>" in html and "<style>" not in fragment("fig-001", css=False)

@@ -64,5 +64,5 @@ def test_the_built_wheel_makes_working_widgets_in_a_fresh_venv(tmp_path):
     assert probe["rows"] == [r["weight"]["text"] for r in expected["rows"]]
     assert probe["state"] == [expected["sentence"]["text"], "coreference", 2, 0.5]
     assert 'id="fig-004"' in probe["bench_html"] and 'id="fig-006"' in probe["bench_html"]
-    for row in figures.fig_002("grid")["rows"]:
+    for row in figures.fig_002.data("grid")["rows"]:
         assert f'data-bind="weight">{row["weight"]["text"]}<' in probe["static"]

@@ -152,7 +152,7 @@ def check_wheel_matches_loaded_modules(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as zf:
         for _name, mod in sorted(loaded.items()):
             source = Path(mod.__file__)
-            member = "/".join(["attention", source.name])
+            member = source.relative_to(HERE.parent).as_posix()  # attention/figures/fig_002.py
             assert zf.read(member) == source.read_bytes(), (
                 f"{member} in {wheel.name} differs from {source}: was it edited mid-test?")
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
+import subprocess
+import sys
 
 from attention import bridge, registry
 from sitebuild import answers, embeds
-from sitebuild.site import CHAPTERS, ROOT, TEMPLATES, build
+from sitebuild.site import CHAPTERS, ROOT, TEMPLATES
 
 PAGE_JS = ROOT / "templates" / "static" / "js" / "page.js"
 
@@ -71,27 +74,70 @@ def test_the_bridge_the_downloads_and_the_answers_tables_follow_the_records():
     assert [e.id for e in embeds.registry()] == [f.embed for f in registry.FIGURES]
 
 
-def _throwaway(**state) -> dict:
-    """The data builder of a figure made up for this test."""
+SCRATCH_MODULE = '''"""FIG-009, a figure made up for a test."""
+
+from ..records import Figure
+
+
+def data() -> dict:
     return {"words": ["one", "two"]}
 
 
-def test_a_new_figure_is_a_record_a_data_builder_and_a_template(tmp_path, monkeypatch):
-    """A made-up FIG-009: its record, its data builder (above) and its template are all it
-    takes for the site to draw it on an embed page of its own and list it in the guide."""
-    figure = registry.Figure("FIG-009", "roles", "A figure made up for a test", _throwaway, live=False)
-    monkeypatch.setattr(registry, "FIGURES", (*registry.FIGURES, figure))
-    measured = {**embeds.heights(), "fig-009": {"column": 200, "phone": 300}}
-    monkeypatch.setattr(embeds, "heights", lambda: measured)  # tools/measure-embed-heights writes it
+def export(state: dict) -> dict:
+    return {"columns": ["word"], "rows": [["one"], ["two"]]}
+
+
+FIGURE = Figure(number="FIG-009", chapter="roles", title="A figure made up for a test",
+                data=data, export=export, live=False)
+'''
+SCRATCH_TEMPLATE = (
+    '<figure class="figure" id="fig-009" data-embed="fig-009"{{ " data-export" if "fig-009" in exports }}'
+    ' aria-labelledby="fig-009-title"><p class="fig-title" id="fig-009-title"><span class="fig-id">'
+    'FIG-009</span> Made up</p><ul>{% for w in fig.words %}<li>{{ w }}</li>{% endfor %}</ul></figure>')
+# What a build sees of a scratch package: its own attention/ first on the path; the embed
+# heights that tools/measure-embed-heights would write for it.
+SCRATCH_BUILD = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from attention import registry
+from sitebuild import embeds
+from sitebuild.site import build
+assert registry.__file__.startswith(sys.argv[1]), registry.__file__
+measured = {**embeds.heights(), "fig-009": {"column": 200, "phone": 300}}
+embeds.heights = lambda: measured
+build(__import__("pathlib").Path(sys.argv[2]), __import__("pathlib").Path(sys.argv[3]))
+print(json.dumps(registry.export("fig-009")))
+"""
+
+
+def test_a_new_figure_is_its_module_its_template_and_one_line_in_its_chapter(tmp_path):
+    """Adding a figure, as ARCHITECTURE.md tells it: a made-up FIG-009 is a module in
+    attention/figures (its record, data builder and download), its template, and the one line
+    of its chapter that draws it. Nothing else is edited: the build draws it in its chapter and
+    on an embed page of its own, lists it in the guide, and offers its download."""
+    package = tmp_path / "package"
+    shutil.copytree(ROOT / "attention", package / "attention",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (package / "attention" / "figures" / "fig_009.py").write_text(SCRATCH_MODULE, encoding="utf-8")
     templates = tmp_path / "templates"
     shutil.copytree(TEMPLATES, templates)
-    (templates / "figures" / "fig-009.html").write_text(
-        '<figure class="figure" id="fig-009" data-embed="fig-009" aria-labelledby="fig-009-title">'
-        '<p class="fig-title" id="fig-009-title"><span class="fig-id">FIG-009</span> Made up</p>'
-        '<ul>{% for w in fig.words %}<li>{{ w }}</li>{% endfor %}</ul></figure>', encoding="utf-8")
+    (templates / "figures" / "fig-009.html").write_text(SCRATCH_TEMPLATE, encoding="utf-8")
+    chapter = templates / "chapters" / "roles.md"
+    chapter.write_text(chapter.read_text(encoding="utf-8") + '\n{{ figure("FIG-009") }}\n', encoding="utf-8")
     site = tmp_path / "site"
-    build(site, templates)
-    page = (site / "embed" / "fig-009" / "index.html").read_text(encoding="utf-8")
-    assert "<li>one</li><li>two</li>" in page and "A figure made up for a test" in page
+    done = subprocess.run([sys.executable, "-c", SCRATCH_BUILD, str(package), str(site), str(templates)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout.splitlines()[-1]) == {
+        "figure": "fig-009", "columns": ["word"], "rows": [["one"], ["two"]]}
+    for page in ("roles/index.html", "embed/fig-009/index.html"):
+        html = (site / page).read_text(encoding="utf-8")
+        opening = re.search(r'<figure [^>]*id="fig-009"[^>]*>', html)[0]
+        assert "<li>one</li><li>two</li>" in html and " data-export" in opening, page
+    assert "A figure made up for a test" in (site / "embed" / "fig-009" / "index.html").read_text(encoding="utf-8")
     guide = (site / "embed" / "index.html").read_text(encoding="utf-8")
     assert "fig-009/" in guide and 'height="200"' in guide
+    # its download, precomputed by the same bridge in Pyodide from the wheel of that package
+    [table] = (site / "static" / "answers").glob("fig-009.*.json")
+    [answer] = json.loads(table.read_text(encoding="utf-8"))["answers"]
+    assert answer["ok"] and answer["data"]["csv"] == "word\none\ntwo\n", answer

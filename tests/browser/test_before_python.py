@@ -153,7 +153,7 @@ def test_a_link_to_a_precomputed_state_is_drawn_in_the_figures_first_frame(phone
     if link.startswith("bench/"):
         assert shown_state(page) == expected_state(query=3)
     elif "fig-002" in link or "mixture" in link:
-        core = figures.fig_002(expected)
+        core = figures.fig_002.data(expected)
         assert page.locator("#fig-002 [data-bind='weight']").all_inner_texts() == [
             r["weight"]["text"] for r in core["rows"]]
         assert page.inner_text('#fig-002 [data-bind="output"]') == core["output"]["text"]

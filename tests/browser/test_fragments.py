@@ -55,7 +55,7 @@ def test_a_pasted_fig_002_fragment_draws_readable_bars(browser):
         return {w: r.width, h: r.height, fill: getComputedStyle(fill).fill, track: getComputedStyle(track).fill,
                 filled: fill.getBoundingClientRect().width};
     })""")
-    weights = [row["weight"]["value"] for row in __import__("attention").figures.fig_002("grid")["rows"]]
+    weights = [row["weight"]["value"] for row in __import__("attention").figures.fig_002.data("grid")["rows"]]
     assert len(bars) == 3
     for bar, weight in zip(bars, weights):
         assert 40 <= bar["w"] <= 100 and 6 <= bar["h"] <= 16  # a bar, not a 133 px square

@@ -80,7 +80,7 @@ def test_a_click_on_grid_before_python_is_ready_is_drawn_within_a_frame(fresh):
     cells = [f'#fig-002 [data-bind="{b}"]' for b in ("score", "scaled", "weight", "contribution")]
     reads = ['#fig-002 [data-bind="query"]', '#fig-002 [data-bind="output"]', *cells]
     shown = page.evaluate(CLICK_THEN_FRAME, ['#fig-002 tr[data-query="grid"]', reads])
-    core = figures.fig_002("grid")
+    core = figures.fig_002.data("grid")
     assert shown[0] == ["grid"] and shown[1] == [core["output"]["text"]]
     for column, field in zip(shown[2:], ("score", "scaled", "weight", "contribution")):
         assert column == [r[field]["text"] for r in core["rows"]]
@@ -214,7 +214,7 @@ def test_a_link_to_a_state_one_click_away_is_drawn_without_python(fresh):
     page.goto(fresh.base + "mixture/?query=grid")
     page.wait_for_function("() => document.querySelector('#fig-002 [data-bind=query]')"
                            ".textContent === 'grid'", timeout=10000)
-    assert page.inner_text('#fig-002 [data-bind="output"]') == figures.fig_002("grid")["output"]["text"]
+    assert page.inner_text('#fig-002 [data-bind="output"]') == figures.fig_002.data("grid")["output"]["text"]
     assert page.get_attribute(STATUS, "data-state") != "ready"  # no Python yet
     assert page.locator("#fig-002 .figure-notice").is_hidden()  # nothing left "opening"
     held.release()

@@ -53,11 +53,11 @@ def test_a_link_into_the_explanation_shows_it(desktop):
 
 
 def test_the_prediction_says_right_or_wrong_locks_and_explains_after_the_lab(booted):
-    from attention import figures
+    from attention import chapters
 
     page = booted.open("lab/")
     page.wait_for_selector("#fig-003 " + READY, timeout=60000)
-    zero_output = figures.toy_context()["zero"]["output"]["value"]
+    zero_output = chapters.toy_context()["zero"]["output"]["value"]
     right = "zero" if not any(zero_output) else "other"  # the mean of the values is not zero
     assert right == "other"
     page.focus('button[data-guess="zero"]')

@@ -23,7 +23,7 @@ def table_texts(page, selector: str) -> list[list[str]]:
 
 def expected_fig_002(token: str) -> list[list[str]]:
     """What CPython computes for FIG-002 with this query, in the page's column order."""
-    data = figures.fig_002(token)
+    data = figures.fig_002.data(token)
     return [[r["score"]["text"], r["scaled"]["text"], r["weight"]["text"], r["contribution"]["text"]]
             for r in data["rows"]]
 
@@ -60,7 +60,7 @@ def test_clicking_grid_recomputes_fig_002(live_mixture):
     assert page.get_attribute('#fig-002 tr[data-query="grid"] button', "aria-pressed") == "true"
     assert page.get_attribute('#fig-002 tr[data-query="rises"] button', "aria-pressed") == "false"
     width = page.get_attribute('#fig-002 tr[data-query="grid"] [data-bind="bar"]', "width")
-    assert float(width) == pytest.approx(figures.fig_002("grid")["rows"][0]["weight"]["value"])
+    assert float(width) == pytest.approx(figures.fig_002.data("grid")["rows"][0]["weight"]["value"])
     assert_numbers_only(page, "#fig-002")
 
 

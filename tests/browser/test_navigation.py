@@ -153,7 +153,7 @@ def test_an_anchor_and_the_new_pages_address_state_are_applied(booted):
     follow(page, "#test-link")
     page.wait_for_function(
         "() => document.querySelector('#fig-002 [data-bind=query]')?.textContent === 'grid'")
-    grid = figures.fig_002("grid")["output"]["text"]
+    grid = figures.fig_002.data("grid")["output"]["text"]
     assert page.inner_text('#fig-002 [data-bind="output"]') == grid
     top = page.evaluate("document.getElementById('fig-002').getBoundingClientRect().top")
     assert abs(top) < 2  # scrolled to the anchor

@@ -19,11 +19,11 @@ def test_fig_002_reads_its_new_result_out(booted):
     page.click('#fig-002 tr[data-query="grid"] button')
     live = page.locator('#fig-002 [data-bind="said"]')
     live.filter(has_text="grid").wait_for(state="attached", timeout=60000)
-    assert live.text_content() == figures.fig_002("grid")["said"] == (
-        "Query grid: weights grid " + figures.fig_002("grid")["rows"][0]["weight"]["text"]
-        + ", load " + figures.fig_002("grid")["rows"][1]["weight"]["text"]
-        + ", rises " + figures.fig_002("grid")["rows"][2]["weight"]["text"]
-        + "; output " + figures.fig_002("grid")["output"]["text"] + ".")
+    assert live.text_content() == figures.fig_002.data("grid")["said"] == (
+        "Query grid: weights grid " + figures.fig_002.data("grid")["rows"][0]["weight"]["text"]
+        + ", load " + figures.fig_002.data("grid")["rows"][1]["weight"]["text"]
+        + ", rises " + figures.fig_002.data("grid")["rows"][2]["weight"]["text"]
+        + "; output " + figures.fig_002.data("grid")["output"]["text"] + ".")
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

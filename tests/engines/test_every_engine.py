@@ -81,7 +81,7 @@ def test_python_computes_fig_002_the_bench_and_the_lab_after_a_header_link(engin
     ready(engine, "fig-002")
     engine.click('#fig-002 tr[data-query="grid"] button')
     engine.wait_for("() => document.querySelector('#fig-002 [data-bind=\"query\"]').textContent === 'grid'")
-    core = figures.fig_002("grid")
+    core = figures.fig_002.data("grid")
     assert engine.call("() => [...document.querySelectorAll('#fig-002 [data-bind=\"weight\"]')].map((e) => e.textContent)") \
         == [r["weight"]["text"] for r in core["rows"]]
     assert engine.text('#fig-002 [data-bind="output"]') == core["output"]["text"]

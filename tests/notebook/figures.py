@@ -60,7 +60,7 @@ def bench_expected(**state) -> dict:
 
 def fig_002_expected(query: str) -> dict:
     """The numbers the core computes for FIG-002's query, in READ_FIG_002's shape."""
-    f = figures.fig_002(query)
+    f = figures.fig_002.data(query)
     return {"query": f["query"]["token"],
             "rows": [[r[k]["text"] for k in ("score", "scaled", "weight", "contribution")]
                      for r in f["rows"]],

@@ -1,0 +1,16 @@
+"""FIG-007, the bench's heads and their weights (chapter 4): each head's hand-set weights, drawn
+once by the build; "Show on the bench" switches the bench to that head.
+"""
+
+from __future__ import annotations
+
+from .. import bench
+from ..numbers import spelled
+from ..records import Figure
+from . import bench_state
+
+__all__ = ["FIGURE"]
+
+FIGURE = Figure(number="FIG-007", chapter="bench",
+                title=f"{spelled(len(bench.HEADS)).capitalize()} heads and their weights",
+                data=bench_state.data, live=False, aliases=("bench-heads",))

@@ -1,0 +1,64 @@
+"""What a figure is, and what a live state is: the two records every figure module fills in
+(attention.figures), by keyword.
+
+>>> r = Figure(number="FIG-001", chapter="roles", title="One input row", data=dict, live=False)
+>>> r.id, r.embed
+('fig-001', 'fig-001')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+__all__ = ["Figure", "RequestError", "State"]
+
+
+class RequestError(ValueError):
+    """A request the bridge cannot serve; ``field`` names the part at fault."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
+
+
+@dataclass(frozen=True, kw_only=True)
+class State:
+    """A state a reader changes, computed by the bridge (attention.bridge)."""
+
+    name: str  # the bridge's name for it, e.g. "bench"
+    answer: Callable[[dict], dict]  # a request's fields -> the figure's data
+    fields: frozenset[str]  # the fields a request may set
+    parameters: tuple[str, ...]  # its URL parameters, in the order they are applied
+    apply: Callable[[str, str, dict], None]  # one URL parameter onto a state
+    url: Callable[[dict], dict]  # the figure's data -> the URL parameters that reopen it
+    neighbours: Callable[[dict], list[dict]]  # the figure's data -> requests one click away
+    steps: tuple[str, ...] = ()  # the what-if steps it may remove (without=)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Figure:
+    """One figure: where it is drawn, from what, and what a reader can do with it."""
+
+    number: str  # as the chapters and the claims name it, e.g. "FIG-005"
+    chapter: str  # the slug of the chapter that draws it
+    title: str  # as the embed guide lists it
+    data: Callable  # the chapter's data builder for it
+    state: str | None = None  # the live state it shows (a State's name), if any
+    widget: str | None = None  # its root's data-widget: the page module that mounts it
+    export: Callable[[dict], dict] | None = None  # its numbers as a table, for download
+    parameters: tuple[str, ...] = ()  # the URL parameters its embed takes
+    table: str | None = None  # the precomputed answers its page fetches (sitebuild.answers)
+    live: bool = True  # False: drawn once by the build, nothing to change
+    aliases: tuple[str, ...] = ()  # the embed ids it had before: embed/<alias>/ sends readers on
+
+    @property
+    def id(self) -> str:
+        """Return the figure's one name in addresses: its element id in its chapter, its embed
+        (embed/<id>/, data-embed), its download's name, e.g. "fig-005"."""
+        return self.number.lower()
+
+    @property
+    def embed(self) -> str:
+        """Return its embed's id, the figure's own id."""
+        return self.id
