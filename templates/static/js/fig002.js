@@ -9,7 +9,7 @@ export const STATE = "fig-002";
 
 const FIELDS = ["score", "scaled", "weight", "contribution"];
 
-/** Draw an answer from attention.figures.fig_002 into the figure. */
+/** Draw an answer from attention/figures/fig_002.py into the figure. */
 export function render(root, data) {
   const bound = (within, name) => within.querySelector(`[data-bind="${name}"]`);
   setText(bound(root, "query"), data.query.token);
