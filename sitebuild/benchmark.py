@@ -10,7 +10,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import modules
+from . import hashing, modules, widgets
 from .site import ROOT, build
 
 BUILD_TARGET_S = 1.0
@@ -52,11 +52,12 @@ def page_weights(site: Path) -> list[tuple[str, int, int, int]]:
     rows = []
     for html_path in sorted(site.rglob("index.html")):
         html = html_path.read_text(encoding="utf-8")
-        widgets = set(re.findall(r'data-widget="([^"]+)"', html))
+        mounted = [m for name in widgets.named(html) for m in (site / "static" / "js").glob(f"{name}.*.js")
+                   if hashing.is_hashed(m.name)]  # each widget's module, by its built name
         assets: set[Path] = set()
         for href in _ASSET.findall(html):
             asset = (html_path.parent / href).resolve()
-            assets |= modules.graph(asset, widgets) if asset.suffix in (".js", ".mjs") else {asset}
+            assets |= modules.graph(asset, *mounted) if asset.suffix in (".js", ".mjs") else {asset}
         files = [html_path, *(a for a in assets if a.is_file())]
         total = sum(f.stat().st_size for f in files)
         wire = sum(_wire_size(f) for f in files)

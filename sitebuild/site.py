@@ -16,10 +16,10 @@ from markupsafe import Markup
 
 from attention import chapters as quoted, trained_view
 
-from . import answers, compress, download, embeds, hashing, headers, modules, offline, runtime, wheel
+from . import answers, compress, download, embeds, hashing, headers, modules, offline, runtime, wheel, widgets
 from .claims import Ledger, check_all_cited, load_ledger
 from .errors import BuildError
-from .folder import MARKER, check_out, copy_static, reroot, site_base, swap
+from .folder import MARKER, check_out, copy_static, reroot, site_base, swap, trim_js
 from .mathml import formulas_in_text
 from .render import Page, PageRenderer, Rendered, make_env, read_front_matter, template_error
 
@@ -42,6 +42,7 @@ class Inputs:
     toy: dict
     runtime_files: tuple[Path, ...]  # verified Pyodide files to copy; empty when using the CDN
     wheel: Path  # the attention package's wheel, for the browser
+    widgets: dict[str, str]  # each data-widget the templates write: its module (sitebuild.widgets)
 
 
 def _chapter(slug: str, source: Path) -> Page:
@@ -81,6 +82,7 @@ def gather(templates: Path = TEMPLATES, cdn: bool = False) -> Inputs:
         toy={**quoted.toy_context(), "bench": quoted.bench_context()},
         runtime_files=_runtime_files(cdn),
         wheel=wheel.ensure_wheel(),
+        widgets=widgets.widgets(templates),
     )
 
 
@@ -295,6 +297,8 @@ def write_site(pages: dict[str, str], inputs: Inputs, out: Path,
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:
         copy_static(templates, tmp)
+        (tmp / "static" / "js" / widgets.FILE).write_text(trim_js(widgets.manifest(inputs.widgets)),
+                                                           encoding="utf-8")
         if inputs.runtime_files:
             runtime.install_runtime(tmp / RUNTIME_DIR)
         wheel_rel = wheel_path(inputs)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from sitebuild import modules
+from sitebuild import modules, widgets
 from sitebuild.site import TEMPLATES
 
 HINT = "//# allFunctionsCalledOnLoad"
@@ -21,15 +21,14 @@ def _hinted(folder) -> set[str]:
 
 def _clicked() -> set[str]:
     """page.js, every widget module it can load, and their static imports."""
-    page = JS / "page.js"
-    widgets = {name for name, _ in modules._WIDGET_IMPORT.findall(page.read_text(encoding="utf-8"))}
-    return {p.name for p in modules.graph(page.resolve(), widgets)}
+    mounted = [(JS / module).resolve() for module in widgets.widgets(TEMPLATES).values()]
+    return {p.name for p in modules.graph((JS / "page.js").resolve(), *mounted)}
 
 
 def test_the_modules_a_click_runs_carry_the_hint_and_only_they():
     clicked = _clicked()
     assert {"page.js", "bench.js", "bench-render.js", "dom.js", "near.js", "runtime.js",
-            "fig002.js"} <= clicked
+            "fig-002.js"} <= clicked
     assert "share.js" not in clicked and "worker.js" not in clicked and "boot.js" not in clicked
     assert _hinted(JS) == clicked
 

@@ -9,17 +9,15 @@ import subprocess
 import sys
 
 from attention import bridge, registry
-from sitebuild import answers, embeds
+from sitebuild import answers, embeds, widgets
 from sitebuild.site import CHAPTERS, ROOT, TEMPLATES
 
-PAGE_JS = ROOT / "templates" / "static" / "js" / "page.js"
+JS = TEMPLATES / "static" / "js"
 
 
 def widget_modules() -> dict[str, str]:
-    """page.js's widget table: each data-widget and the text of the module that mounts it."""
-    table = re.search(r"const WIDGETS = \{(.*?)\n\};", PAGE_JS.read_text(encoding="utf-8"), re.S)[1]
-    return {name.strip('"'): (PAGE_JS.parent / path).read_text(encoding="utf-8")
-            for name, path in re.findall(r'([\w"-]+): \(\) => import\("\./([\w-]+\.js)"\)', table)}
+    """The widgets the templates write (sitebuild.widgets), each with its module's text."""
+    return {name: (JS / module).read_text(encoding="utf-8") for name, module in widgets.widgets(TEMPLATES).items()}
 
 
 def test_the_record_lists_the_figures_in_the_order_a_reader_meets_them():

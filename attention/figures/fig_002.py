@@ -1,5 +1,5 @@
 """FIG-002, "Weights choose a mixture" (chapter 2): one query's scores, weights, values and
-weighted contributions. A click on a row makes that token the query (fig002.js); a link
+weighted contributions. A click on a row makes that token the query (fig-002.js); a link
 reopens it with ``?query=grid``.
 """
 

@@ -7,7 +7,7 @@
 
 import { createStore } from "../../templates/static/js/store.js";
 import * as bench from "../../templates/static/js/bench.js";
-import * as fig002 from "../../templates/static/js/fig002.js";
+import * as fig002 from "../../templates/static/js/fig-002.js";
 import * as whatif from "../../templates/static/js/whatif.js";
 import * as whatifMatrix from "../../templates/static/js/whatif-matrix.js";
 

@@ -8,18 +8,10 @@ import { createStore } from "./store.js";
 import * as address from "./address.js";
 import * as answers from "./answers.js";
 import * as runtime from "./runtime.js";
+// Each data-widget the templates write and its module, loaded only on pages that have that
+// widget: written by the build from the templates (sitebuild/widgets.py)
+import { WIDGETS } from "./widgets.js";
 
-// Each widget's module is loaded only on pages that have that widget.
-const WIDGETS = {
-  "fig-002": () => import("./fig002.js"),
-  lab: () => import("./lab.js"),
-  predict: () => import("./predict.js"),
-  bench: () => import("./bench.js"),
-  whatif: () => import("./whatif.js"),
-  "whatif-matrix": () => import("./whatif-matrix.js"),
-  quiz: () => import("./quiz.js"),
-  trained: () => import("./trained.js"),
-};
 // nav.js knows this module by it
 export const url = import.meta.url;
 const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
