@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import functools
 import shutil
+from pathlib import Path
 
 import pytest
 
 from sitebuild.serve import SiteHandler, SiteServer
 from tests.browser.conftest import running
 from tests.engines.drivers import ENGINES
+
+ENGINES_DIR = Path(__file__).resolve().parent
 
 RECORDER = "/__problems.js"
 RECORDER_JS = b"""window.__problems = [];
@@ -108,3 +111,17 @@ def engine(request):
     browser = ENGINES[request.param]()
     yield browser
     browser.close()
+
+
+# Firefox ESR and WebKitGTK under Xvfb share CI's two cores with the Chromium tests, and a test
+# here reads a page's layout at rest: under that load one in a few runs read a page still moving
+# (a glide read half-way, a deferred write counted as a resize, focus read while the header came
+# back). Each test here runs again once when it fails; a test that fails twice fails the run, and
+# every rerun is listed in CI's summary (-rR, .ci/run) so that an intermittent fault stays seen.
+RERUNS = 1
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.path.is_relative_to(ENGINES_DIR):
+            item.add_marker(pytest.mark.flaky(reruns=RERUNS))
