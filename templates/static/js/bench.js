@@ -13,7 +13,8 @@ import { $, glide, markStale, part, setAttr, setText } from "./dom.js";
 import { watchNear, writeNear } from "./near.js";
 
 /** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
- * the bench's state: FIG-004 to FIG-007 show it. page.js opens a link's state with it. */
+ * the bench's state (attention/figures/bench_state.py), which this module's figures and
+ * FIG-008 show. page.js opens a link's state with it. */
 export const STATE = "bench";
 
 const ARROWS = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
