@@ -41,7 +41,7 @@ def preloads(js: Path, body: str) -> list[str]:
     >>> "js/fig-002.js" in names, "js/runtime.js" in names, "js/page.js" in names, "js/lab.js" in names
     (True, True, False, False)
     """
-    mounted = [(js / f"{name}.js").resolve() for name in sorted(widgets.named(body))]
+    mounted = [(js / widgets.module(name)).resolve() for name in sorted(widgets.named(body))]
     if not mounted:
         return []
     page = (js / "page.js").resolve()

@@ -25,10 +25,19 @@ from pathlib import Path
 
 from .errors import BuildError
 
-__all__ = ["FILE", "manifest", "named", "widgets"]
+__all__ = ["FILE", "manifest", "module", "named", "widgets"]
 
 FILE = "widgets.js"  # below static/js/
 _WIDGET = re.compile(r'data-widget="([^"{}]+)"')
+
+
+def module(name: str) -> str:
+    """The file name, under static/js/, of the module that mounts a widget.
+
+    >>> module("fig-002")
+    'fig-002.js'
+    """
+    return f"{name}.js"
 
 
 def named(html: str) -> set[str]:
@@ -46,10 +55,10 @@ def widgets(templates: Path) -> dict[str, str]:
     found: dict[str, str] = {}
     for path in sorted([*templates.rglob("*.html"), *templates.rglob("*.md")]):
         for name in sorted(named(path.read_text(encoding="utf-8"))):
-            if not (js / f"{name}.js").is_file():
-                raise BuildError(f'data-widget="{name}" has no module static/js/{name}.js '
+            if not (js / module(name)).is_file():
+                raise BuildError(f'data-widget="{name}" has no module static/js/{module(name)} '
                                  "to mount it", path)
-            found[name] = f"{name}.js"
+            found[name] = module(name)
     return dict(sorted(found.items()))
 
 

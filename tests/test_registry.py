@@ -111,8 +111,9 @@ print(json.dumps(registry.export("fig-009")))
 def test_a_new_figure_is_its_module_its_template_and_one_line_in_its_chapter(tmp_path):
     """Adding a figure, as ARCHITECTURE.md tells it: a made-up FIG-009 is a module in
     attention/figures (its record, data builder and download), its template, and the one line
-    of its chapter that draws it. Nothing else is edited: the build draws it in its chapter and
-    on an embed page of its own, lists it in the guide, and offers its download."""
+    of its chapter that draws it, with the embed heights the measuring tool would write. Nothing
+    else in the package or the templates is edited: the build draws it in its chapter and on an
+    embed page of its own, lists it in the guide, and offers its download."""
     package = tmp_path / "package"
     shutil.copytree(ROOT / "attention", package / "attention",
                     ignore=shutil.ignore_patterns("__pycache__"))

@@ -161,6 +161,11 @@ def export(state: dict) -> dict:
                             "sentence": d["whatif"]["sentence"]}} if cf else {})}
 
 
+# what each figure that shows the bench's state says of it, alike (the drawing, the table, the
+# matrix: fig_004, fig_005, fig_006)
+SHOWN = {"chapter": "bench", "data": data, "state": NAME, "widget": "bench",
+         "parameters": PARAMETERS, "table": NAME}
+
 STATE = State(name=NAME, answer=answer, fields=frozenset({*FIELDS, "trained", "have"}),
               parameters=(*PARAMETERS, "trained"), apply=apply, url=url, neighbours=neighbours,
               steps=whatif.STEPS)

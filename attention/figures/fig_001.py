@@ -43,4 +43,4 @@ def export(state: dict) -> dict:
 
 
 FIGURE = Figure(number="FIG-001", chapter="roles", title="One input row, three projected roles",
-                data=data, export=export, table="fig-001", live=False)
+                data=data, export=export, live=False)

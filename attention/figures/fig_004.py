@@ -10,6 +10,5 @@ from . import bench_state
 
 __all__ = ["FIGURE"]
 
-FIGURE = Figure(number="FIG-004", chapter="bench", title="The bench", data=bench_state.data,
-                state=bench_state.NAME, widget="bench", export=bench_state.export,
-                parameters=bench_state.PARAMETERS, table=bench_state.NAME, aliases=("bench",))
+FIGURE = Figure(number="FIG-004", title="The bench", export=bench_state.export, aliases=("bench",),
+                **bench_state.SHOWN)

@@ -9,7 +9,5 @@ from . import bench_state
 
 __all__ = ["FIGURE"]
 
-FIGURE = Figure(number="FIG-005", chapter="bench", title="The bench’s full working",
-                data=bench_state.data, state=bench_state.NAME, widget="bench",
-                export=bench_state.export, parameters=bench_state.PARAMETERS,
-                table=bench_state.NAME, aliases=("bench-table",))
+FIGURE = Figure(number="FIG-005", title="The bench’s full working", export=bench_state.export,
+                aliases=("bench-table",), **bench_state.SHOWN)

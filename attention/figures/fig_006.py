@@ -29,7 +29,5 @@ def export(state: dict) -> dict:
             "sentence": d["sentence"]["text"]}
 
 
-FIGURE = Figure(number="FIG-006", chapter="bench", title="The bench’s attention matrix",
-                data=bench_state.data, state=bench_state.NAME, widget="bench", export=export,
-                parameters=bench_state.PARAMETERS, table=bench_state.NAME,
-                aliases=("bench-matrix",))
+FIGURE = Figure(number="FIG-006", title="The bench’s attention matrix", export=export,
+                aliases=("bench-matrix",), **bench_state.SHOWN)
