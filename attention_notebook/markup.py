@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 
 from sitebuild import fragment as fragments
 from sitebuild import site
+from sitebuild.stylesheet import stylesheet
 
 # the templates a wheel carries (setup.py copies them), for an install without the repository
 PACKAGED = Path(__file__).with_name("site_templates")
@@ -37,7 +38,7 @@ def templates() -> Path:
 
 def sheet() -> str:
     """Return the site's stylesheet."""
-    return (templates() / "static" / "style.css").read_text(encoding="utf-8")
+    return stylesheet(templates())
 
 
 def markup(embeds: tuple[str, ...], url: dict) -> str:

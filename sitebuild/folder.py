@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 from .errors import BuildError
+from .stylesheet import stylesheet
 
 __all__ = ["MARKER", "check_out", "copy_static", "minify_css", "reroot", "site_base", "swap",
            "trim_js"]
@@ -47,8 +48,8 @@ def trim_js(js: str) -> str:
 def copy_static(templates: Path, tmp: Path) -> None:
     """Copy the static files, with the stylesheet minified and the modules trimmed."""
     shutil.copytree(templates / "static", tmp / "static")
-    css = tmp / "static" / "style.css"
-    css.write_text(minify_css(css.read_text(encoding="utf-8")), encoding="utf-8")
+    css = tmp / "static" / "style.css"  # the shared rules, then each figure's own
+    css.write_text(minify_css(stylesheet(templates)), encoding="utf-8")
     for js in (tmp / "static" / "js").glob("*.js"):
         js.write_text(trim_js(js.read_text(encoding="utf-8")), encoding="utf-8")
 

@@ -22,6 +22,7 @@ from .embeds import registry
 from .errors import BuildError
 from .render import Page, PageRenderer, make_env
 from .site import TEMPLATES
+from .stylesheet import stylesheet
 
 WRAPPER = "attention-bench-fragment"
 THEMES = ("light", "dark", "auto")
@@ -181,7 +182,7 @@ def figure_markup(embed_id: str, url: str = "", site_url: str = "", templates: P
     html = re.sub(r'<span class="live-only">.*?</span>', "", html, flags=re.S)
     for place in ("how-the-bench-is-built", "bench-lexicon"):
         html = html.replace(f'href="#{place}"', f'href="{site_url}bench/#{place}"')
-    sheet = (templates / "static" / "style.css").read_text(encoding="utf-8")
+    sheet = stylesheet(templates)
     return _with_fallbacks(html, light_palette(sheet))
 
 
@@ -199,7 +200,7 @@ def fragment(embed_id: str, url: str = "", site_url: str = "", css: bool = True,
     title, embed_id = record.title, record.embed
     head = f"<!-- Attention Bench: {title} ({embed_id}), computed at build time -->\n"
     return head + wrap(html + credit(record, url, site_url),
-                       (templates / "static" / "style.css").read_text(encoding="utf-8")
+                       stylesheet(templates)
                        if css else None, theme)
 
 
