@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 __all__ = ["Figure", "RequestError", "State"]
 
@@ -34,13 +34,15 @@ class State:
     url: Callable[[dict], dict]  # the figure's data -> the URL parameters that reopen it
     neighbours: Callable[[dict], list[dict]]  # the figure's data -> requests one click away
     steps: tuple[str, ...] = ()  # the what-if steps it may remove (without=)
+    # each URL parameter: what it means and the values it takes, as the embed guide says them
+    meanings: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, kw_only=True)
 class Figure:
     """One figure: where it is drawn, from what, and what a reader can do with it."""
 
-    number: str  # as the chapters and the claims name it, e.g. "FIG-005"
+    number: str  # as the chapters and the claims name it, e.g. "FIG-042"
     chapter: str  # the slug of the chapter that draws it
     title: str  # as the embed guide lists it
     data: Callable  # the chapter's data builder for it
@@ -55,7 +57,7 @@ class Figure:
     @property
     def id(self) -> str:
         """Return the figure's one name in addresses: its element id in its chapter, its embed
-        (embed/<id>/, data-embed), its download's name, e.g. "fig-005"."""
+        (embed/<id>/, data-embed), its download's name, e.g. "fig-042"."""
         return self.number.lower()
 
     @property

@@ -143,8 +143,9 @@ def counterfactual(d: dict):
 def export(state: dict) -> dict:
     """The working table's download, for the current query: each row carries the state
     (sentence, head, query position and word, T); a later key and a shut one are told
-    apart (``causal_masked``, ``shut``)."""
-    d = bench_view.view(**state)
+    apart (``causal_masked``, ``shut``). The trained head shown beside the bench, the
+    comparison's own choice, changes nothing in it."""
+    d = bench_view.view(**{k: v for k, v in state.items() if k != "trained"})
     s, i, cf = d["state"], d["query"]["index"], counterfactual(d)
     lead = [s["sentence"], s["head"], i, d["query"]["word"], d["temperature"]["value"]]
     rows = [[*lead, r["index"], r["word"], r["future"], r["shut"], r["dot"]["value"],
@@ -161,11 +162,22 @@ def export(state: dict) -> dict:
                             "sentence": d["whatif"]["sentence"]}} if cf else {})}
 
 
-# what each figure that shows the bench's state says of it, alike (the drawing, the table, the
-# matrix: fig_004, fig_005, fig_006)
+# what each figure that shows the bench's state says of it, alike (the drawing, the working
+# table, the matrix)
 SHOWN = {"chapter": "bench", "data": data, "state": NAME, "widget": "bench",
          "parameters": PARAMETERS, "table": NAME}
 
 STATE = State(name=NAME, answer=answer, fields=frozenset({*FIELDS, "trained", "have"}),
               parameters=(*PARAMETERS, "trained"), apply=apply, url=url, neighbours=neighbours,
-              steps=whatif.STEPS)
+              steps=whatif.STEPS,
+              meanings={
+                  "sentence": ("the words, separated by spaces", f"up to {bench.MAX_WORDS} words "
+                               f"from the bench’s {len(bench.LEXICON)}-word lexicon"),
+                  "head": ("which head", ", ".join(bench.HEADS)),
+                  "query": ("the position of the query word, counting from 0",
+                            "0 to the number of words minus 1"),
+                  "t": ("the temperature T", f"{lab.limits()['t_low']} to {lab.limits()['t_high']}"),
+                  "shut": ("stopcocks shut by the reader, as word positions", "for example 0,2"),
+                  "without": ("steps the what-if panel removes", "scale, mask, shift, comma-separated"),
+                  "trained": ("a trained head to show instead of the best match",
+                              "layer-head, counting from 0, for example 4-5")})

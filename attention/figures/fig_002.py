@@ -108,6 +108,7 @@ def export(state: dict) -> dict:
 
 
 STATE = State(name=NAME, answer=answer, fields=frozenset({"query"}), parameters=("query",),
-              apply=apply, url=url, neighbours=neighbours)
+              apply=apply, url=url, neighbours=neighbours,
+              meanings={"query": ("the query token", ", ".join(toy.TOKENS))})
 FIGURE = Figure(number="FIG-002", chapter="mixture", title="Weights choose a mixture", data=data,
                 state=NAME, widget=NAME, export=export, parameters=STATE.parameters, table=NAME)
