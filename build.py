@@ -43,7 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("command", nargs="?", default="build",
                         choices=["build", "serve", "benchmark", "fragment"])
-    parser.add_argument("figure", nargs="?", help="fragment: the figure's embed ID, e.g. fig-002")
+    parser.add_argument("figure", nargs="?", help="fragment: the figure's embed ID (its number in lower case, as "
+                        "the embed guide lists them)")
     parser.add_argument("--url", default="", help="fragment: URL parameters of the state")
     parser.add_argument("--output", type=Path, help="fragment: file to write (default: stdout)")
     parser.add_argument("--no-css", action="store_true",

@@ -1,4 +1,4 @@
-"""FIG-004's drawing: where every part of the bench sits, in SVG units, for one query.
+"""The bench's drawing: where every part of the bench sits, in SVG units, for one query.
 
 The drawing reads in the order of the formula: (1) the carriage holds q; (2) one dial per key
 shows the raw q·k as a number, and its needle shows where that score ends up once (3) the plate
@@ -234,7 +234,7 @@ def strata_bottom(strata) -> float:
 
 
 def drawing(words, tr, i, allowed, causal, t, rows, q_text="") -> dict:
-    """Return the bench drawing's geometry in SVG units (FIG-004, templates/figures)."""
+    """Return the bench drawing's geometry in SVG units."""
     n = len(words)
     lay = layout(n)
     valves = _valves(words, tr.weights[i], i, allowed, causal, lay)

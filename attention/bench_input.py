@@ -14,7 +14,7 @@ __all__ = ["BenchInputError", "check_head", "parse_position", "parse_sentence", 
            "parse_temperature", "reading_note"]
 
 
-# What a reader with words the bench does not know can do (the list is FIG-004's, under it)
+# What a reader with words the bench does not know can do (the list is under the drawing)
 # (said on the page, in a notebook and in Python alike: the page's hint under the box links
 # to its list of the words; Python's is attention.bench.LEXICON)
 WAY_FORWARD = (f"The bench knows only its {len(bench.LEXICON)} words: swap each word it does not "

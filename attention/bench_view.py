@@ -13,11 +13,11 @@ word), ``total`` (its last row: ``exp``, the sum of e^(z − max) each weight di
 [weight text, shade 0..10]),
 ``masks`` (per row a string, one letter per column: "a" allowed, "f" later word under the
 causal mask, "s" stopcock shut), ``empty`` (per row: True when every key it may use is shut),
-``drawing`` (FIG-004's geometry: ``bench_drawing``) and ``summary`` (the row in one
+``drawing`` (the drawing's geometry: ``bench_drawing``) and ``summary`` (the row in one
 sentence, which the page also announces).
 
 Its parts live beside it: the inputs' parsers (``bench_input``), the head and lexicon tables
-(``bench_tables``), FIG-004's geometry (``bench_drawing``) and its what-if parts
+(``bench_tables``), the drawing's geometry (``bench_drawing``) and its what-if parts
 (``bench_whatif``).
 """
 
@@ -123,7 +123,7 @@ def _query_parts(words: tuple, head: str, t: float, closed: tuple, i: int) -> tu
 
 
 def _heads_here(words: tuple, t: float, closed: tuple, i: int) -> list[dict]:
-    """Say, for every head, where the current query's unit goes on this sentence (FIG-007)."""
+    """Say, for every head, where the current query's unit goes on this sentence (the heads' cards)."""
     out = []
     for name in bench.HEADS:
         hs = _head_state(words, name, t, closed)
@@ -146,7 +146,7 @@ class _HeadState(NamedTuple):
 @functools.lru_cache(maxsize=16)
 def _head_state(words: tuple, head: str, t: float, closed: tuple) -> _HeadState:
     """Run a head over the whole sentence once; clicking through queries reuses it (and
-    FIG-007's cards run every head, for the current query's row alone)."""
+    the heads' cards run every head, for the current query's row alone)."""
     causal = bench.causal_mask(len(words))  # (n, n)
     allowed = causal & ~np.array(closed)[None, :]  # (n, n); a shut key is shut for every query
     empty = ~allowed.any(axis=1)  # (n,); rows left with nothing, drawn as such in the matrix
@@ -158,7 +158,7 @@ def _head_state(words: tuple, head: str, t: float, closed: tuple) -> _HeadState:
 
 @functools.lru_cache(maxsize=16)
 def _head_matrix(words: tuple, head: str, t: float, closed: tuple) -> dict:
-    """FIG-006's matrix for the head on screen, as text: written for that head alone (at 40
+    """The attention matrix for the head on screen, as text: written for that head alone (at 40
     words, 1,600 numbers; the other heads' cards need one row of theirs).
 
     "matrix": per row, per column, None (masked) or [weight text, shade level 0..10];

@@ -1,5 +1,5 @@
 """What if a step were missing, drawn on the bench: ghost needles, the stopcocks the missing
-mask would open, a second core sample and a note in words (FIG-004's what-if parts)."""
+mask would open, a second core sample and a note in words (the drawing's what-if parts)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 
 from . import bench, lab, toy
-from .figures import fig_002
 from .numbers import exact, shown
 
 __all__ = ["bench_context", "toy_context", "worked_dot", "worked_product"]
@@ -58,7 +57,7 @@ def toy_context() -> dict:
     lists of shown rows), ``"n", "m", "d_k", "d_v"`` (shown whole numbers),
     ``"rises_key_work"`` (worked_product of the last row by W_K),
     ``"score_work"`` (worked_dot of the last query with each key),
-    ``"fig_002"`` (the default FIG-002 data), ``"zero"`` (the lab's view of the zero query),
+    ``"zero"`` (the lab's view of the zero query),
     ``"zero_answer"`` (the right prediction for it: "zero" or "other"), ``"neutral_t"`` (the
     temperature of the original formula)}.
 
@@ -80,7 +79,6 @@ def toy_context() -> dict:
         "d_v": shown(d_v, whole=True),
         "rises_key_work": worked_product(toy.X[last], toy.W_K),
         "score_work": [worked_dot(r["Q"][last], k) for k in r["K"]],
-        "fig_002": fig_002.data(toy.TOKENS[last]),
         "zero": lab.view(query=["0", "0"]),
         "zero_answer": "zero" if not np.any(toy.trace([0.0, 0.0]).output) else "other",
         "neutral_t": shown(lab.NEUTRAL_T, whole=True),

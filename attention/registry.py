@@ -2,9 +2,9 @@
 ask for them: which figure an embed id names, a state read from a page's URL and written
 back, the requests one click away, a figure's download.
 
-A figure (FIG-001 … FIG-008) is drawn in its chapter from its data builder and can be
-embedded on its own page, embed/<id>/ with the figure's own id (embed/fig-005/); the names
-its embed had before (embed/bench-table/) stay as aliases that send a reader on. The records
+A figure is drawn in its chapter from its data builder and can be embedded on its own page,
+embed/<id>/ with the figure's own id (its number in lower case); the names its embed had
+before (embed/bench-table/) stay as aliases that send a reader on. The records
 are in the figures' own modules (attention.figures): everything here is derived from them.
 
 >>> from_url("bench", {"head": "<script>", "query": "2"})
@@ -72,5 +72,4 @@ def export(of: str, state: dict | None = None) -> dict:
     asked, of = of, ALIASES.get(of, of)  # an old embed id's download has its figure's name
     if of not in EXPORTS:
         raise ValueError(f"no export for {asked!r}; choose one of {', '.join(EXPORTS)}")
-    state = {k: v for k, v in (state or {}).items() if k != "trained"}  # FIG-008's own choice
-    return {"figure": of, **EXPORTS[of](state)}
+    return {"figure": of, **EXPORTS[of](state or {})}

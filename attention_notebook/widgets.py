@@ -18,9 +18,12 @@ import anywidget
 import traitlets
 
 from attention import bridge
+from attention.registry import FIGURES
 from sitebuild.fragment import wrap
 
 from . import markup
+
+__all__ = ["Bench", "Fig002"]
 
 STATIC = Path(__file__).with_name("static")
 # Widgets whose state a reader changed in the output since their static HTML was written: it is
@@ -175,14 +178,18 @@ class Figure(anywidget.AnyWidget):
             update_display(self._repr_mimebundle_(), raw=True, display_id=self._display_id)
 
 
+# the figures the bench's widget draws and a URL sets: its state's, in the chapter's order
+_BENCH = [f for f in FIGURES if f.state == "bench" and f.widget == "bench" and f.parameters]
+
+
 class Bench(Figure):
-    """The bench: FIG-004 (the drawing, with the what-if toggles), FIG-005 (the working
-    table) and FIG-006 (the matrix), one state. A new sentence resets the query and the
-    stopcocks, as on the site; query None is its first pronoun, or its last word."""
+    """The bench: its figures that the bench's own widget draws (the drawing, with the what-if
+    toggles, the working table and the matrix), one state. A new sentence resets the query
+    and the stopcocks, as on the site; query None is its first pronoun, or its last word."""
 
     STATE = "bench"
-    EMBEDS = ("fig-004", "fig-005", "fig-006")
-    TITLE = "the bench (FIG-004, FIG-005, FIG-006)"
+    EMBEDS = tuple(f.id for f in _BENCH)
+    TITLE = f"the bench ({', '.join(f.number for f in _BENCH)})"
     FIELDS = ("sentence", "head", "query", "T", "shut", "without")
 
     sentence = traitlets.Unicode("the engineer fixed the bridge before she left").tag(sync=True)

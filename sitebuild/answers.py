@@ -71,7 +71,7 @@ def link_states(bodies: dict[str, str]) -> dict[str, list[dict]]:
 
     bodies maps a page's path below the root ("lab/") to its HTML.
 
-    >>> link_states({"lab/": '<a href="../bench/?head=sink&amp;t=2#fig-004">x</a>'})
+    >>> link_states({"lab/": '<a href="../bench/?head=sink&amp;t=2#bench-lexicon">x</a>'})
     {'bench': [{'head': 'sink', 't': '2'}]}
     """
     found: dict[str, list[dict]] = {}
@@ -183,7 +183,7 @@ def follow_ups(wanted: dict[str, list[dict]], by_text: dict[str, str]) -> dict[s
             answer = json.loads(by_text[json.dumps(r, ensure_ascii=False)])
             if not answer["ok"]:
                 continue
-            if r["figure"] == "bench":  # quiz.js: the state without FIG-008's trained head
+            if r["figure"] == "bench":  # quiz.js: the state without the trained head beside it
                 state = {k: v for k, v in answer["data"]["state"].items() if k != "trained"}
                 out[name].append({"figure": "quiz", **state})
             if answer.get("url"):

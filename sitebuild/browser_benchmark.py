@@ -11,6 +11,8 @@ import statistics
 import threading
 from pathlib import Path
 
+from attention import registry
+
 from .browser_boot import STEPS, median_steps, report_steps
 from .browser_return import report_return, visits
 from .serve import make_server
@@ -71,7 +73,7 @@ BASELINE_JS = """import { loadPyodide } from "./runtime/0.27.7/pyodide.mjs";
 const py = await loadPyodide({indexURL: "./runtime/0.27.7/", packages: ["numpy", "WHEEL"]});
 const handle = py.pyimport("attention.bridge").handle_json;
 for (const b of document.querySelectorAll("button")) b.onclick = () => {
-  const a = JSON.parse(handle(JSON.stringify({figure: "fig-002", query: b.id})));
+  const a = JSON.parse(handle(JSON.stringify({figure: "STATE", query: b.id})));
   document.getElementById("out").textContent = a.data.rows.map(r => r.weight.text).join(" ");
 };
 document.querySelector(".runtime-status").dataset.state = "ready";
@@ -145,7 +147,7 @@ NO_OP = """() => {
   const button = Object.assign(document.createElement("button"), {id: "probe-no-op", textContent: "+1"});
   const out = Object.assign(document.createElement("output"), {id: "probe-no-op-out", textContent: "0"});
   button.addEventListener("click", () => { out.textContent = String(Number(out.textContent) + 1); });
-  document.querySelector("#fig-005").before(button, out);
+  document.querySelector(".figure.bench-table").before(button, out);
 }"""
 
 
@@ -157,8 +159,8 @@ def bench_clicks(browser, base: str, clicks: int = 60) -> dict:
     page = _boot(context, base + "bench/")["page"]
     # the answer's sentence for screen readers: written in the task that draws what is near the
     # screen (the drawing, far above the table, is drawn once the page is idle: near.js)
-    word = '#fig-004 [data-bind="announce"]'
-    row = '#fig-005 tr[data-index="{}"] button'
+    word = '.figure.bench [data-bind="announce"]'
+    row = '.figure.bench-table tr[data-index="{}"] button'
     page.evaluate(NO_OP)
     results = {FLOOR: _clicks(page, [("#probe-no-op", "#probe-no-op-out")], clicks)}
     page.evaluate("() => { document.querySelector('#probe-no-op').remove(); "
@@ -166,7 +168,7 @@ def bench_clicks(browser, base: str, clicks: int = 60) -> dict:
     results["8 words"] = _clicks(page, [(row.format(1), word), (row.format(6), word)], clicks)
     page.fill("#bench-sentence", FORTY)
     page.press("#bench-sentence", "Enter")
-    page.wait_for_function("() => document.querySelectorAll('#fig-006 tbody tr').length === 40")
+    page.wait_for_function("() => document.querySelectorAll('.figure.bench-matrix tbody tr').length === 40")
     # each of rows 0-35 once (no two neighbours read the same word), a reader going down the
     # table: the page has had Python compute these while it waited (bench.js, runtime.warm)
     fresh = [(row.format(j), word) for j in range(36)]
@@ -201,7 +203,8 @@ def run(site: Path) -> dict:
 
     wheel = next((site / "py").glob("*/attention_bench-*.whl")).relative_to(site).as_posix()
     (site / "baseline.html").write_text(BASELINE)
-    (site / "baseline.js").write_text(BASELINE_JS.replace("WHEEL", "./" + wheel))
+    state = next(f.state for f in registry.FIGURES if f.chapter == "mixture" and f.state)  # its figure's
+    (site / "baseline.js").write_text(BASELINE_JS.replace("WHEEL", "./" + wheel).replace("STATE", state))
     server = make_server(site, 0, quiet=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_port}/"
@@ -209,8 +212,8 @@ def run(site: Path) -> dict:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=shutil.which("chromium"),
                                         args=CHROMIUM_ARGS)
-            fig = [('#fig-002 tr[data-query="grid"] button', '#fig-002 [data-bind="output"]'),
-                   ('#fig-002 tr[data-query="rises"] button', '#fig-002 [data-bind="output"]')]
+            fig = [('tr[data-query="grid"] button', '[data-bind="output"]'),  # the mixture's one figure
+                   ('tr[data-query="rises"] button', '[data-bind="output"]')]
             plain = [("#grid", "#out"), ("#rises", "#out")]
             ours = measure(browser, base, "mixture/", fig)
             ours["steps"]["first answer (a typed sentence, in the worker)"] = first_answer(browser, base)
@@ -293,9 +296,7 @@ def report(results: dict) -> None:
         report_return(returns)
 
 
-# ---- instant answers and one Python per visit ----
-
-TARGETS.update({"first_click": 16, "next_chapter": 100})
+TARGETS.update({"first_click": 16, "next_chapter": 100})  # ---- instant answers, one Python a visit
 
 # At arrival: click as soon as the figure can be clicked (its widget is mounted and the frame
 # that shows it has been drawn: nobody clicks a button before it is on screen), and time from
@@ -318,14 +319,14 @@ FIRST_CLICK = """([button, watched]) => { window.__firstClick = new Promise(reso
     .observe(document, {subtree: true, childList: true});
 }); }""".replace("PAINTED", PAINTED)
 FIRST_CLICKS = {  # page: (what is clicked, what shows the answer)
-    "mixture/": ('#fig-002 tr[data-query="grid"] button', '#fig-002 [data-bind="output"]'),
-    "bench/": ('#fig-005 tr[data-index="3"] button', '#fig-004 [data-bind="announce"]'),
+    "mixture/": ('tr[data-query="grid"] button', '[data-bind="output"]'),
+    "bench/": ('.figure.bench-table tr[data-index="3"] button', '.figure.bench [data-bind="announce"]'),
 }
 
 # Until the next chapter is live: from a click on a header link (its time kept across a full
 # load in sessionStorage) to the moment the lab's status says Python is ready.
 LIVE_PROBE = """() => { new MutationObserver(() => {
-  if (document.querySelector('#fig-003 .runtime-status[data-state="ready"]') && !window.__liveAt) {
+  if (document.querySelector('.figure.lab .runtime-status[data-state="ready"]') && !window.__liveAt) {
     window.__liveAt = Date.now() - Number(sessionStorage.getItem('clickAt')); }
 }).observe(document, {subtree: true, childList: true, attributes: true}); }"""
 HEADER_CLICK = """() => { sessionStorage.setItem('clickAt', String(Date.now()));
@@ -357,7 +358,7 @@ def next_chapter(browser, base: str, runs: int = 5) -> float:
     page = context.new_page()
     for _ in range(runs):
         page.goto(base + "mixture/")
-        page.wait_for_selector('#fig-002 .runtime-status[data-state="ready"]', timeout=60000)
+        page.wait_for_selector('.runtime-status[data-state="ready"]', timeout=60000)
         page.evaluate("window.__liveAt = 0")
         page.evaluate(HEADER_CLICK)
         page.wait_for_function("() => window.__liveAt > 0", timeout=60000)

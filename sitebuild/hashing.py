@@ -9,7 +9,7 @@ after its own references were rewritten, so a change to ``dom.js`` renames every
 imports it, up to ``page.js``: names change exactly when what a page would run changes.
 
 So a file the build writes under ``static/`` or ``data/`` needs nothing more than a plain
-reference (``data-answers="../static/answers/fig-002.json"``); `Fingerprints.url` and
+reference (``data-answers="../static/answers/bench.json"``); `Fingerprints.url` and
 `hashed_url` give its final name to code that needs it after the pass.
 """
 

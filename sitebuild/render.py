@@ -139,7 +139,7 @@ class PageRenderer:
 
     def __init__(self, env: jinja2.Environment, ledger: Ledger):
         self.env, self.ledger = env, ledger
-        self.figures = {f.number: f.data for f in registry.FIGURES}  # "FIG-005": its data builder
+        self.figures = {f.number: f.data for f in registry.FIGURES}  # a figure's number: its data builder
         self._blocks: list[str] = []
         self._citations: list[Citation] = []
         self._page: Page | None = None
@@ -171,15 +171,20 @@ class PageRenderer:
         """Return a figure rendered at build time from the core's data for a state."""
         return self._block(self.figure_html(figure_id, state))
 
+    def figure_data(self, figure_id: str, state: dict | None = None) -> dict:
+        """Return a figure's data for a state (its default: the one its chapter draws), for
+        the chapter's words to quote."""
+        if figure_id not in self.figures:
+            raise LookupError(f"unknown figure ID {figure_id!r}; known: {', '.join(self.figures)}")
+        return self.figures[figure_id](**(state or {}))
+
     def figure_html(self, figure_id: str, state: dict | None = None, page: Page | None = None,
                     embed: str = "") -> str:
         """Render one figure's HTML; for an embed page (embed=id) its citations are not
         recorded, since the chapter is the place that cites them."""
-        if figure_id not in self.figures:
-            raise LookupError(f"unknown figure ID {figure_id!r}; known: {', '.join(self.figures)}")
         if page is not None:
             self._page, self._citations = page, []
-        data = self.figures[figure_id](**(state or {}))
+        data = self.figure_data(figure_id, state)
         template = self.env.get_template(f"figures/{figure_id.lower()}.html")
         html = template.render(fig=data, root=self._page.root, cite=self.cite, embed=embed)
         return _BETWEEN_LINES.sub("><", html)  # the template's line breaks between tags
@@ -189,7 +194,8 @@ class PageRenderer:
         self._page, self._blocks, self._citations = page, [], []
         path = page.source
         check_no_typed_numbers(path.read_text(encoding="utf-8"), path)
-        helpers = {"cite": self.cite, "sources": self.sources, "figure": self.figure}
+        helpers = {"cite": self.cite, "sources": self.sources, "figure": self.figure,
+                   "figure_data": self.figure_data}
         name = path.relative_to(self.env.loader.searchpath[0]).as_posix()
         try:
             markdown = self.env.get_template(name).render(**context, **helpers, page=page)

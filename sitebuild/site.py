@@ -14,7 +14,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from attention import chapters as quoted, trained_view
+from attention import chapters as quoted, registry, trained_view
 
 from . import answers, compress, download, embeds, hashing, headers, modules, offline, runtime, wheel, widgets
 from .claims import Ledger, check_all_cited, load_ledger
@@ -180,13 +180,15 @@ def _moved_pages(embed: embeds.Embed, env, inputs: Inputs) -> dict[str, str]:
         asset=lambda name: f"static/{name}") for alias in embed.aliases}
 
 
-# What the footer may truthfully say of a page's numbers (layout.html's "numbers" line).
+# What the footer may truthfully say of a page's numbers (layout.html's "numbers" line); the
+# figure that shows the trained model's weights, by its record
+_TRAINED = next(f.number for f in registry.FIGURES if f.widget == "trained")
 NUMBERS = {
     "computed": "Every number on this page comes from the <code>attention</code> package: the "
                 "values its toy model and heads are set to, and what it computes from them.",
     "trained": "Every number on this page comes from the <code>attention</code> package: the "
                "values its toy model and heads are set to, and what it computes from them. "
-               "FIG-008's trained-model weights were computed ahead of time by "
+               f"{_TRAINED}'s trained-model weights were computed ahead of time by "
                "<code>attention.trained</code>, which runs all-MiniLM-L6-v2's published weights "
                "through the same <code>attention.ops</code>; your browser reads them from a file.",
     "quoted": "Each number on this page is what its claim says it is: quoted from a source, "
@@ -205,7 +207,7 @@ def numbers_line(page: Page, body: str) -> Markup:
     Markup('')
     """
     kind = ("quoted" if page.slug == "claims" else "" if page.slug == "404" else
-            "chapters" if page.slug == "" else "trained" if 'id="fig-008"' in body else
+            "chapters" if page.slug == "" else "trained" if 'data-widget="trained"' in body else
             "computed" if re.search(r'class="[^"]*\bnum\b', body) else "")
     return Markup(NUMBERS[kind] if kind else "")
 
@@ -254,7 +256,7 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
             numbers=numbers_line(r.page, r.body),
         )
     out.update(_embed_pages(inputs, renderer, env, nav, templates))
-    out.update(trained_view.site_files())  # the trained rows FIG-008 picks from, as JSON
+    out.update(trained_view.site_files())  # the trained rows the comparison picks from, as JSON
     out["404.html"] = _not_found(inputs, env, nav)
     out[OFFLINE_PAGE] = _not_found(inputs, env, nav, offline=True)
     links = answers.link_states({r.page.url: r.body for r in rendered})  # precomputed answers

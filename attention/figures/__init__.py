@@ -1,4 +1,4 @@
-"""Every figure of Attention Bench, one module each: ``fig_001`` … ``fig_008``, each with its
+"""Every figure of Attention Bench, one module each (``fig_NNN``), each with its
 record (``FIGURE``) and what is about that figure alone: its data builder, its download, and,
 for a figure whose state a reader changes, that state (``STATE``: its answer, its URL
 parameters, its neighbours). The bench's figures share one state (``bench_state``).

@@ -1,6 +1,6 @@
 // Keep the reader's place where the engine does not. Chromium and Firefox anchor scrolling:
 // when a block above the screen changes height, they scroll by as much, so what the reader
-// looks at stays put. WebKit (Safari) does not: a click in FIG-005's table that redrew FIG-004
+// looks at stays put. WebKit (Safari) does not: a click in the working table that redrew the drawing
 // above it 21 px shorter moved the table, and the row under the pointer, by 21 px. Loaded by
 // page.js only where CSS.supports("overflow-anchor", "auto") is false.
 //
@@ -9,10 +9,10 @@
 // ResizeObserver runs after layout, before paint). Nothing is read as the page scrolls.
 //
 // Not while the page is moving: a scroll of ours would stop a smooth scroll under way ("Show on
-// the bench" gliding up to FIG-004, which changes height as it comes; it says when it begins,
+// the bench" gliding up to the drawing, which changes height as it comes; it says when it begins,
 // by dom.js's glide) and a reader's fling.
 //
-// A link to a place in the page (/bench/#fig-006) lands there before the page is drawn: the
+// A link to a place in the page (/bench/#bench-lexicon) lands there before the page is drawn: the
 // figures above it grow as they are drawn (some before this module has seen their heights),
 // and in WebKit the figure dropped from 59 to 139 px and stayed. Until the reader moves, the
 // place a link landed on is held where the link puts it (below the header), as Chromium and

@@ -13,7 +13,7 @@ import { renderWhatifDrawing } from "./bench-whatif.js";
 
 const bound = (root, name) => root.querySelector(`[data-bind="${name}"]`);
 
-/** Draw the bench (FIG-004) for one answer. */
+/** Draw the bench's drawing for one answer. */
 export function renderDrawing(root, data) {
   const d = data.drawing;
   const drawing = $(root, ".bench-drawing");
@@ -61,7 +61,7 @@ function renderWalk(root, data) {
   root.querySelectorAll("[data-output]").forEach((el, k) => setText(el, data.output[k].text));
 }
 
-/** Fill the working table (FIG-005) for one answer: every row's marks now, the numbers of
+/** Fill the working table for one answer: every row's marks now, the numbers of
  * rows far off screen once the page is idle or they come near (near.js). */
 export function renderTable(root, data) {
   const tbody = $(root, 'tbody[data-bind="rows"]');
@@ -76,7 +76,7 @@ export function renderTable(root, data) {
 const sameMatrix = (a, b) => ["sentence", "head", "temperature", "shut"]
   .every((k) => JSON.stringify(a.state[k]) === JSON.stringify(b.state[k]));
 
-/** Fill the attention matrix (FIG-006) for one answer; `before` is the answer drawn last. */
+/** Fill the attention matrix for one answer; `before` is the answer drawn last. */
 export function renderMatrix(root, data, before, without = false) {
   const table = $(root, 'table[data-bind="matrix"]');
   if (!table) return;

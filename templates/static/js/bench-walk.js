@@ -1,5 +1,5 @@
 //# allFunctionsCalledOnLoad
-// The guided walk through the bench (FIG-004): the six captions, shown one at a time, each
+// The guided walk through the bench's drawing: the six captions, shown one at a time, each
 // lighting its part of the drawing. Without JavaScript they are a numbered list with the
 // build's numbers; bench-render.js keeps every step's numbers current, and this module only
 // chooses which step is shown, lights it and announces it (the step's words are Python's).

@@ -1,5 +1,5 @@
 //# allFunctionsCalledOnLoad
-// What if a step were missing, drawn on the bench (FIG-004): ghost needles, the stopcocks the
+// What if a step were missing, drawn on the bench's drawing: ghost needles, the stopcocks the
 // counterfactual opens, a second core sample and a note in words. Python computes every
 // position, angle and text (attention/bench_view.py, drawing.whatif); these functions only
 // place them in clones of the parts the build wrote (templates/figures/bench-parts.html),

@@ -14,7 +14,7 @@ import { watchNear, writeNear } from "./near.js";
 
 /** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
  * the bench's state (attention/figures/bench_state.py), which this module's figures and
- * FIG-008 show. page.js opens a link's state with it. */
+ * the trained model's comparison (trained.js) show. page.js opens a link's state with it. */
 export const STATE = "bench";
 
 const ARROWS = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
@@ -176,9 +176,10 @@ function wireHeads(root, store) {
     button.hidden = false;
     button.addEventListener("click", () => {
       ask(store, { head: button.dataset.head });
-      const bench = document.getElementById("fig-004");
-      const line = bench && bench !== root ? $(bench, ".bench-head-line") : null;
+      // the drawing's figure: the one with the head line, if it is not this one
+      const line = [...document.querySelectorAll(".bench-head-line")].find((l) => !root.contains(l));
       if (!line) return;
+      const bench = line.closest(".figure");
       line.tabIndex = -1;
       const calm = matchMedia("(prefers-reduced-motion: reduce)").matches;
       glide(bench, { block: "start", behavior: calm ? "auto" : "smooth" });
@@ -232,7 +233,7 @@ export function mount(root, store) {
   watchNear([$(root, ".bench-body"), ...($(root, 'tbody[data-bind="rows"]')?.rows || [])]);
   let drawn = null; // the answer last seen
   let before = null; // the data drawn last
-  let without = false; // whether FIG-006 shows the matrix without the what-if steps
+  let without = false; // whether the matrix is shown without the what-if steps
   const warmed = { around: null }; // the request (but its query) whose next clicks Python has computed
   store.subscribe((state) => {
     const asked = Boolean(state.matrixWithout); // the reader's toggle (whatif-matrix.js)

@@ -32,7 +32,7 @@ function update(y, kept) {
 
 // A scroll the page makes to keep the reader's place is no move of theirs: a figure above the
 // screen changed height and the engine (scroll anchoring; anchor.js in WebKit) scrolled by as
-// much, so that nothing on screen moved (a row clicked in FIG-005 redraws FIG-004 above it
+// much, so that nothing on screen moved (a row clicked in the working table redraws the drawing above it
 // 22 px shorter or taller). So a scroll is judged by the page's blocks on screen: the reader's
 // scroll moves every one of them by as much; a kept place leaves one where it was, the one the
 // engine held, while a block that grew above it moves (so not only the first block on screen
@@ -100,7 +100,7 @@ function showCurrent() {
 showCurrent();
 window.navigation?.addEventListener("navigatesuccess", () => {
   // Only a page nav.js swapped in is watched anew: the address a click writes for its state
-  // (a row of FIG-005: ?query=3) is no new page, and the blocks' tops, forgotten there, made the
+  // (a row of the working table: ?query=3) is no new page, and the blocks' tops, forgotten there, made the
   // engine's next kept place read as the reader's scroll
   if (document.querySelector("main") === page) return;
   last = scrollY;

@@ -4,7 +4,7 @@
 import { $, dropAttrs, setAttr, setClass, setText, staleWhy } from "./dom.js";
 
 /** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
- * the lab's state (FIG-003). page.js opens a link's state with it. */
+ * the lab's state. page.js opens a link's state with it. */
 export const STATE = "lab";
 
 const STAGES = ["score", "scaled", "tempered", "shifted", "exp", "weight"];

@@ -21,7 +21,7 @@ export function mount(root, store) {
   const reveal = document.getElementById("zero-reveal");
   const choices = root.querySelector(".predict-choices");
   const feedback = root.querySelector(".predict-feedback");
-  const output = document.querySelector("#fig-003 .lab-output");
+  const output = document.querySelector(".lab-output") // the lab's;
   const open = () => { reveal.hidden = false; };
   // The explanation's heading takes the focus of a button that goes away (never <body>).
   const focusExplanation = () => {

@@ -96,7 +96,7 @@ export function mount(root, store) {
   const say = (text) => setText(status, text);
   const load = (state) => {
     waiting = true;
-    const { trained, ...bench } = state; // FIG-008's trained head does not change the questions
+    const { trained, ...bench } = state; // the trained head shown beside the bench does not change the questions
     runtime.request("quiz", { figure: "quiz", ...bench }, (answer) => {
       waiting = false;
       if (!answer.ok) {

@@ -8,8 +8,8 @@
  *   sends a request to Python; a function is called for the request only when it is sent
  */
 export function createStore(ask) {
-  // { answer }: the newest answer from Python (page.js); { matrixWithout }: FIG-006 is to show
-  // the matrix without the what-if steps (whatif-matrix.js asks, bench.js draws)
+  // { answer }: the newest answer from Python (page.js); { matrixWithout }: the bench's matrix is
+  // to be shown without the what-if steps (whatif-matrix.js asks, bench.js draws)
   let state = {};
   // the changes asked for whose answer has not arrived yet: the next change builds on them
   let unanswered = {};

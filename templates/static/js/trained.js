@@ -1,5 +1,5 @@
 //# allFunctionsCalledOnLoad
-// FIG-008: a trained model's row beside the bench's hand-set row. Python answers the bench's
+// A trained model's row beside the bench's hand-set row (the comparison panel). Python answers the bench's
 // state (sentence, query, head) through the shared store; this module only picks the trained
 // rows out of the JSON files the build wrote, and computes nothing.
 
@@ -7,7 +7,7 @@ import { $, dropAttrs, html, markStale, setAttr, setText } from "./dom.js";
 import { watchNear, whenIdle, writeNear } from "./near.js";
 
 /** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
- * FIG-008 shows the bench's state beside a trained head. page.js opens a link's state with it. */
+ * the comparison shows the bench's state beside a trained head. page.js opens a link's state with it. */
 export const STATE = "bench";
 
 const all = (root, selector) => [...root.querySelectorAll(selector)];

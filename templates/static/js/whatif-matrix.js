@@ -1,5 +1,5 @@
 //# allFunctionsCalledOnLoad
-// FIG-006 on request: the attention matrix without the steps removed in the what-if panel.
+// The bench's matrix on request: the attention matrix without the steps removed in the what-if panel.
 // Python computes that matrix with every answer (data.whatif.matrix, attention/whatif_panel.py);
 // this widget holds the reader's toggle, its label and its note, and says in the store which
 // matrix to show: the table's one writer (bench-render.js, renderMatrix) fills it, so it stays
