@@ -178,12 +178,13 @@ class Figure(anywidget.AnyWidget):
             update_display(self._repr_mimebundle_(), raw=True, display_id=self._display_id)
 
 
-# the figures the bench's widget draws and a URL sets: its state's, in the chapter's order
-_BENCH = [f for f in FIGURES if f.state == "bench" and f.widget == "bench" and f.parameters]
+# the bench's figures that a module of their own draws (not the trained model's comparison,
+# which reads the site's data files), in the chapter's order
+_BENCH = [f for f in FIGURES if f.state == "bench" and f.widget == f.id]
 
 
 class Bench(Figure):
-    """The bench: its figures that the bench's own widget draws (the drawing, with the what-if
+    """The bench: its figures that a module of their own draws (the drawing, with the what-if
     toggles, the working table and the matrix), one state. A new sentence resets the query
     and the stopcocks, as on the site; query None is its first pronoun, or its last word."""
 

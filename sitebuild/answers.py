@@ -310,7 +310,7 @@ def _near(wanted, held, by_text, generator, wheel, log) -> dict[str, str]:
 def near_for_page(body: str) -> list[str]:
     """The maps to the near tables of a page's figures, as static asset names.
 
-    >>> near_for_page('<div data-widget="bench">'), near_for_page('<div data-widget="lab">')
+    >>> near_for_page('<div data-widget="fig-006">'), near_for_page('<div data-widget="lab">')
     (['near/bench.json'], [])
     """
     widget = widgets()
@@ -321,7 +321,7 @@ def near_for_page(body: str) -> list[str]:
 def for_page(body: str) -> list[str]:
     """Return the answer tables a page's figures use, as static asset names.
 
-    >>> for_page('<figure data-embed="fig-005" data-export><div data-widget="bench">')
+    >>> for_page('<figure data-embed="fig-005" data-export data-widget="fig-005">')
     ['answers/bench.json']
     """
     widget, export = widgets(), exports()

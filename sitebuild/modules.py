@@ -2,7 +2,7 @@
 for all of them at once (``<link rel="modulepreload">``) and the benchmark can weigh them.
 
 A page runs ``page.js``, its static imports, and the module of each widget on it (a
-``data-widget="bench"`` is mounted by ``bench.js``: sitebuild.widgets) with theirs. Modules
+``data-widget="lab"`` is mounted by ``lab.js``: sitebuild.widgets) with theirs. Modules
 imported later, on demand (the status line, sharing, the runtime's boot), are not in it.
 """
 

@@ -7,7 +7,7 @@ template. Nothing lists widgets by hand (issue 37: whatever lists figures is der
 
 >>> from sitebuild.site import TEMPLATES
 >>> sorted(widgets(TEMPLATES))[:3]
-['bench', 'fig-002', 'lab']
+['fig-002', 'fig-004', 'fig-005']
 >>> print(manifest({"bench": "bench.js", "fig-002": "fig-002.js"}))
 // Written by the build (sitebuild/widgets.py): each data-widget the templates write, and the
 // module that mounts it, loaded when a page has one.

@@ -1,4 +1,4 @@
-"""templates/static/js/bench-render.js: the one writer of each bench figure's region."""
+"""The bench's figures' modules (fig-004.js, fig-006.js): the one writer of each figure's region."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ def test_the_drawings_what_if_layer_is_drawn_by_the_drawing_alone():
     callers = {path.name for path in JS.glob("*.js")
                if re.search(r"\brenderWhatifDrawing\(", path.read_text(encoding="utf-8"))
                and path.name != "bench-whatif.js"}
-    assert callers == {"bench-render.js"}
-    render = (JS / "bench-render.js").read_text(encoding="utf-8")
-    body = render.split("export function renderDrawing", 1)[1].split("\n}\n", 1)[0]
+    assert callers == {"fig-004.js"}
+    render = (JS / "fig-004.js").read_text(encoding="utf-8")
+    body = render.split("function renderDrawing", 1)[1].split("\n}\n", 1)[0]
     assert "renderWhatifDrawing(root, d)" in body
 
 
@@ -28,6 +28,6 @@ def test_the_matrix_is_filled_by_render_matrix_alone():
     writers = {path.name for path in JS.glob("*.js")
                if re.search(r"\bfill(Cell|RowHead)\(", path.read_text(encoding="utf-8"))
                and path.name != "bench-parts.js"}
-    assert writers == {"bench-render.js"}
+    assert writers == {"fig-006.js"}
     toggle = (JS / "whatif-matrix.js").read_text(encoding="utf-8")
     assert "store.set({ matrixWithout: on })" in toggle and "table" not in toggle.split("mount", 1)[1]

@@ -27,8 +27,8 @@ def _clicked() -> set[str]:
 
 def test_the_modules_a_click_runs_carry_the_hint_and_only_they():
     clicked = _clicked()
-    assert {"page.js", "bench.js", "bench-render.js", "dom.js", "near.js", "runtime.js",
-            "fig-002.js"} <= clicked
+    assert {"page.js", "bench.js", "fig-004.js", "fig-005.js", "fig-006.js", "dom.js", "near.js",
+            "runtime.js", "fig-002.js"} <= clicked
     assert "share.js" not in clicked and "worker.js" not in clicked and "boot.js" not in clicked
     assert _hinted(JS) == clicked
 

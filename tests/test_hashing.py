@@ -90,11 +90,11 @@ def test_every_module_import_names_its_content(built_site):
             target = (module.parent / spec).resolve().relative_to(built_site.resolve()).as_posix()
             _check_named_by_content(built_site, target)
             specifiers += 1
-    assert specifiers >= 10  # static imports and the widget table's dynamic import("./bench….js")
+    assert specifiers >= 10  # static imports and the widget table's dynamic import("./fig-004….js")
     page = next(m for m in modules if m.name.startswith("page."))
     assert re.search(r'from "\./widgets\.[0-9a-f]{10}\.js"', page.read_text(encoding="utf-8"))
     table = next(m for m in modules if m.name.startswith("widgets."))  # written by the build
-    assert re.search(r'import\("\./bench\.[0-9a-f]{10}\.js"\)', table.read_text(encoding="utf-8"))
+    assert re.search(r'import\("\./fig-004\.[0-9a-f]{10}\.js"\)', table.read_text(encoding="utf-8"))
 
 
 def test_no_plain_static_name_is_left(built_site):
@@ -148,14 +148,15 @@ def test_a_changed_module_renames_it_and_every_module_that_imports_it(templates,
     build(tmp_path / "b", templates)
     a, b = _names(tmp_path / "a"), _names(tmp_path / "b")
     changed = {name.rsplit("/", 1)[-1] for name in a if a[name] != b[name]}
-    # dom.js is imported by every module that renders (bench-parts, bench-render, bench-walk,
-    # bench-notes, near, bench, lab, quiz, share, trained, whatif, bench-whatif, whatif-matrix, fig-002, predict, status, guide,
-    # page, swap, header, scrolling, anchor, place); bench-parts and bench-render by bench.js; bench-whatif by whatif.js; the
+    # dom.js is imported by every module that renders (bench-parts, bench-walk, bench-notes,
+    # near, bench, the figures' modules, lab, quiz, share, trained, whatif, bench-whatif, whatif-matrix, predict, status, guide,
+    # page, swap, header, scrolling, anchor, place); bench-parts and bench by the bench's figures; bench-whatif by whatif.js; the
     # widgets by the build's widget table (widgets.js, dynamically) and it and status by page.js;
     # page.js by swap.js, and swap.js and place.js by nav.js:
     # exactly these change, and the modules that import none of them (store, answers,
     # runtime, address...) keep their names.
-    assert changed == {"dom.js", "bench-notes.js", "bench-parts.js", "bench-render.js", "bench-walk.js", "near.js", "bench.js", "lab.js", "quiz.js",
+    assert changed == {"dom.js", "bench-notes.js", "bench-parts.js", "bench-walk.js", "near.js", "bench.js", "lab.js", "quiz.js",
+                       "fig-004.js", "fig-005.js", "fig-006.js", "fig-007.js",
                        "share.js", "trained.js", "whatif.js", "bench-whatif.js",
                        "whatif-matrix.js", "page.js", "swap.js", "nav.js", "fig-002.js",
                        "predict.js", "status.js", "guide.js", "header.js", "scrolling.js", "anchor.js",

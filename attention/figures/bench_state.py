@@ -164,7 +164,7 @@ def export(state: dict) -> dict:
 
 # what each figure that shows the bench's state says of it, alike (the drawing, the working
 # table, the matrix)
-SHOWN = {"chapter": "bench", "data": data, "state": NAME, "widget": "bench",
+SHOWN = {"chapter": "bench", "data": data, "state": NAME,
          "parameters": PARAMETERS, "table": NAME}
 
 STATE = State(name=NAME, answer=answer, fields=frozenset({*FIELDS, "trained", "have"}),

@@ -11,4 +11,4 @@ from . import bench_state
 __all__ = ["FIGURE"]
 
 FIGURE = Figure(number="FIG-004", title="The bench", export=bench_state.export, aliases=("bench",),
-                **bench_state.SHOWN)
+                widget="fig-004", **bench_state.SHOWN)

@@ -10,4 +10,4 @@ from . import bench_state
 __all__ = ["FIGURE"]
 
 FIGURE = Figure(number="FIG-005", title="The bench’s full working", export=bench_state.export,
-                aliases=("bench-table",), **bench_state.SHOWN)
+                aliases=("bench-table",), widget="fig-005", **bench_state.SHOWN)

@@ -30,4 +30,4 @@ def export(state: dict) -> dict:
 
 
 FIGURE = Figure(number="FIG-006", title="The bench’s attention matrix", export=export,
-                aliases=("bench-matrix",), **bench_state.SHOWN)
+                aliases=("bench-matrix",), widget="fig-006", **bench_state.SHOWN)

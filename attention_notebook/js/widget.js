@@ -6,13 +6,17 @@
 // imports into one self-contained ES module (sitebuild/notebook_bundle.py).
 
 import { createStore } from "../../templates/static/js/store.js";
-import * as bench from "../../templates/static/js/bench.js";
 import * as fig002 from "../../templates/static/js/fig-002.js";
+import * as fig004 from "../../templates/static/js/fig-004.js";
+import * as fig005 from "../../templates/static/js/fig-005.js";
+import * as fig006 from "../../templates/static/js/fig-006.js";
 import * as whatif from "../../templates/static/js/whatif.js";
 import * as whatifMatrix from "../../templates/static/js/whatif-matrix.js";
 
 // The widgets a notebook figure can hold, by their data-widget name, as page.js names them.
-const WIDGETS = { bench, "fig-002": fig002, whatif, "whatif-matrix": whatifMatrix };
+const WIDGETS = {
+  "fig-002": fig002, "fig-004": fig004, "fig-005": fig005, "fig-006": fig006, whatif, "whatif-matrix": whatifMatrix,
+};
 let views = 0;
 
 /** Whether the notebook around the figure is dark: JupyterLab and Notebook 7, VS Code, marimo

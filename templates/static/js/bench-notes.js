@@ -1,7 +1,7 @@
 //# allFunctionsCalledOnLoad
 // What the bench's controls say about an answer beside its numbers: a field the answer left
 // as it was, a sentence typed but not used yet, and the query a new sentence moved. Each
-// returns text; bench-render.js writes it (the controls' one writer).
+// returns text; the drawing's module writes it (the controls' one writer).
 
 import { $ } from "./dom.js";
 

@@ -79,7 +79,7 @@ function fillSwatch(span, colour, pattern) {
   setAttr(span, "class", `swatch c${colour} p${pattern}`);
 }
 
-/** A working-table row, in two parts (bench-render.js writes the second one later
+/** A working-table row, in two parts (the working table's module writes the second one later
  * for a row off screen): its word is the button that makes it the query. Its place and
  * whether it is the query (the row a reader chose, and the one left): */
 export function markRow(tr, r) {

@@ -1,7 +1,7 @@
 //# allFunctionsCalledOnLoad
 // The guided walk through the bench's drawing: the six captions, shown one at a time, each
 // lighting its part of the drawing. Without JavaScript they are a numbered list with the
-// build's numbers; bench-render.js keeps every step's numbers current, and this module only
+// build's numbers; the drawing's module keeps every step's numbers current, and this module only
 // chooses which step is shown, lights it and announces it (the step's words are Python's).
 
 import { $, dropAttrs, glideSpan, headerRoom, headerShown, setAttr, setClass, setHidden, setText } from "./dom.js";
@@ -58,7 +58,7 @@ export function wireWalk(root) {
       return;
     }
     setAttr(drawing, "data-lit", steps[k].dataset.station);
-    const step = steps[k].dataset; // its words, as the build wrote them or bench-render.js since
+    const step = steps[k].dataset; // its words, as the build wrote them or the drawing's module since
     setText($(controls, '[data-bind="walk-where"]'), step.where);
     // at either end its button says it does nothing, but keeps the focus a `disabled` would drop
     setAttr($(controls, ".walk-prev"), "aria-disabled", String(k === 0));

@@ -1,191 +1,23 @@
 //# allFunctionsCalledOnLoad
-// The bench: every bench figure on a page shares one store, and Python computes each state.
-// This module wires the reader's actions to requests; bench-render.js draws the answers.
+// The bench's state, which its figures share (each its own module, and trained.js beside
+// them): every bench figure on a page mounts on one store, and Python computes each state.
+// This module sends the reader's changes (ask), keeps the matrix the page holds (complete),
+// has Python compute the next clicks' states while it waits (warmNext), and, for the group's
+// first figure, says what went wrong and announces each answer; each figure draws its part.
 
-import {
-  announce, fitBox, renderControls, renderDrawing, renderErrors, renderHeads, renderMatrix, renderSliderMoved,
-  renderTable,
-} from "./bench-render.js";
-import { dropped, queryNote, sentenceSent, unused } from "./bench-notes.js";
-import { markValve } from "./bench-parts.js";
-import { wireWalk } from "./bench-walk.js";
-import { $, glide, markStale, part, setAttr, setText } from "./dom.js";
-import { watchNear, writeNear } from "./near.js";
+import { dropped, queryNote, unused } from "./bench-notes.js";
+import { $, dropAttrs, markStale, setAttr, setText } from "./dom.js";
 
-/** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
- * the bench's state (attention/figures/bench_state.py), which this module's figures and
- * the trained model's comparison (trained.js) show. page.js opens a link's state with it. */
+/** The live state the bench's figures show, by its name in the bridge
+ * (attention.registry.STATES): attention/figures/bench_state.py. page.js opens a link's state
+ * with it. */
 export const STATE = "bench";
 
-const ARROWS = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+const bound = (root, name) => root.querySelector(`[data-bind="${name}"]`);
 
 /** Send the reader's whole state, changed by `change`, to Python (built when it is sent). */
-function ask(store, change) {
+export function ask(store, change) {
   store.change(() => ({ figure: STATE, ...store.good.state }), change);
-}
-
-function wireControls(root, store) {
-  const form = $(root, ".bench-controls");
-  if (!form) return;
-  form.hidden = false;
-  const sentence = $(form, '[name="sentence"]');
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    // Enter in the T box submits the form too: only a new sentence resets the query and the
-    // stopcocks (the typed T is already applied, or its message shown, as it is typed).
-    const words = (text) => text.trim().split(/\s+/).join(" ");
-    delete sentence.dataset.typed; // used now (or the same as the one in use)
-    if (words(sentence.value) === words(store.good.state.sentence)) {
-      setText($(root, "#bench-sentence-msg"), "");
-      return;
-    }
-    sentenceSent(store, store.good.state); // the answer says where the query went
-    ask(store, { sentence: sentence.value, query: null, shut: [] });
-  });
-  // A sentence typed but not yet used stays in its box, whatever else the reader does first
-  // (renderControls leaves it); the answer's message says it is not used yet.
-  sentence.addEventListener("input", () => {
-    sentence.dataset.typed = "true";
-    fitBox(sentence);
-  });
-  fitBox(sentence);
-  // The hint's link to the words the bench knows opens their folded list as it goes there
-  // (far below on a phone; the message for an unknown word sends the reader to it).
-  $(form, 'a[href="#bench-lexicon"]')?.addEventListener("click", () => {
-    const list = document.getElementById("bench-lexicon");
-    if (list) list.open = true;
-  });
-  const refit = () => fitBox(sentence);
-  addEventListener("resize", refit, { passive: true });
-  sentence.addEventListener("keydown", (event) => { // Enter uses the sentence; it has no lines
-    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
-      event.preventDefault();
-      form.requestSubmit();
-    }
-  });
-  form.addEventListener("input", (event) => {
-    const input = event.target;
-    if (input.name === "head") ask(store, { head: input.value });
-    else if (input.type === "range") {
-      renderSliderMoved(form); // its T at once; the answer's numbers follow
-      ask(store, { slider: input.value });
-    }
-    else if (input.name === "temperature") ask(store, { temperature: input.value, slider: undefined }); // the typed T wins
-  });
-  // Reset: the bench as the page first showed it (the state the build wrote into the figure)
-  const reset = $(form, ".bench-reset");
-  if (reset) {
-    const first = JSON.parse(root.dataset.state);
-    reset.addEventListener("click", () => {
-      delete sentence.dataset.typed;
-      sentence.value = first.sentence;
-      fitBox(sentence);
-      ask(store, { ...first, slider: undefined });
-    });
-  }
-  for (const g of root.querySelectorAll(".valve")) { // the drawing as built: make it operable
-    const name = g.getAttribute("aria-label"); // "<label>: <state>", as the build wrote it
-    const cut = name.lastIndexOf(": ");
-    markValve(g, { label: name.slice(0, cut), state: name.slice(cut + 2),
-      open: g.classList.contains("open"), can_turn: !g.classList.contains("dead") });
-  }
-  const drawing = $(root, ".bench-drawing");
-  drawing.addEventListener("click", (event) => toggleValve(store, event));
-  drawing.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" || event.key === " ") toggleValve(store, event);
-  });
-  return () => removeEventListener("resize", refit); // the page is swapped away
-}
-
-function toggleValve(store, event) {
-  const valve = event.target.closest(".valve[role=switch]");
-  if (!valve) return;
-  event.preventDefault();
-  const j = Number(valve.dataset.index);
-  ask(store, ({ shut }) => ({ shut: shut.includes(j) ? shut.filter((k) => k !== j) : [...shut, j] }));
-}
-
-function wireTable(root, store) {
-  const tbody = $(root, 'tbody[data-bind="rows"]');
-  if (!tbody) return;
-  for (const word of tbody.querySelectorAll(".row-word")) { // the word becomes the row's button
-    const button = part(root, "row-choice");
-    setText(button, word.textContent);
-    setAttr(button, "aria-pressed", String(word.closest("tr").classList.contains("is-query")));
-    word.replaceWith(button);
-  }
-  tbody.addEventListener("click", (event) => {
-    const tr = event.target.closest("tr[data-index]");
-    if (tr) ask(store, { query: Number(tr.dataset.index) });
-  });
-}
-
-function wireMatrix(root, store) {
-  const table = $(root, 'table[data-bind="matrix"]');
-  if (!table) return;
-  const readout = $(root, '[data-bind="readout"]');
-  setAttr(table, "role", "grid");
-  table.querySelectorAll("td[data-col]").forEach((td, k) => { td.tabIndex = k === 0 ? 0 : -1; });
-  table.addEventListener("click", (event) => {
-    const tr = event.target.closest("tbody tr[data-index]");
-    if (tr) ask(store, { query: Number(tr.dataset.index) });
-  });
-  table.addEventListener("focusin", (event) => {
-    const td = event.target.closest("td[data-col]");
-    if (!td) return;
-    for (const cell of table.querySelectorAll('td[tabindex="0"]')) cell.tabIndex = -1;
-    td.tabIndex = 0; // the grid's one tab stop follows focus, however it arrived
-    const query = td.parentElement.cells[0].querySelector(".row-word").textContent;
-    const key = table.tHead.rows[0].cells[td.cellIndex].textContent;
-    setText(readout, `query ${query} → key ${key}: ${td.textContent}`);
-  });
-  table.addEventListener("keydown", (event) => {
-    const td = event.target.closest("td[data-col]");
-    if (!td) return;
-    const row = td.parentElement;
-    if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      ask(store, { query: Number(row.dataset.index) });
-      return;
-    }
-    const rows = table.tBodies[0].rows;
-    const last = row.cells.length - 1;
-    // Home/End: the row's first and last cell (with Ctrl: the grid's); PageUp/PageDown: the
-    // column's first and last row, as in a data grid
-    const jump = {
-      Home: event.ctrlKey ? [0, 1] : [row.sectionRowIndex, 1],
-      End: event.ctrlKey ? [rows.length - 1, last] : [row.sectionRowIndex, last],
-      PageUp: [0, td.cellIndex], PageDown: [rows.length - 1, td.cellIndex],
-    }[event.key];
-    const step = ARROWS[event.key];
-    if (!step && !jump) return;
-    event.preventDefault();
-    const target = jump ? rows[jump[0]]?.cells[jump[1]]
-      : rows[row.sectionRowIndex + step[0]]?.cells[td.cellIndex + step[1]];
-    if (target && target.matches("td[data-col]")) {
-      td.tabIndex = -1;
-      target.tabIndex = 0;
-      target.focus();
-    }
-  });
-}
-
-/** "Show on the bench": switch the head, then bring the drawing into view and focus. */
-function wireHeads(root, store) {
-  for (const button of root.querySelectorAll(".use-head")) {
-    button.hidden = false;
-    button.addEventListener("click", () => {
-      ask(store, { head: button.dataset.head });
-      // the drawing's figure: the one with the head line, if it is not this one
-      const line = [...document.querySelectorAll(".bench-head-line")].find((l) => !root.contains(l));
-      if (!line) return;
-      const bench = line.closest(".figure");
-      line.tabIndex = -1;
-      const calm = matchMedia("(prefers-reduced-motion: reduce)").matches;
-      glide(bench, { block: "start", behavior: calm ? "auto" : "smooth" });
-      line.focus({ preventScroll: true });
-    });
-  }
 }
 
 // An answer may leave out the matrix the page holds (attention.delta): fill it in from the
@@ -221,24 +53,53 @@ function warmNext(store, data, warmed) {
   ]);
 }
 
-export function mount(root, store) {
+/** Say the new result in one sentence, in the group's one live region. */
+export function announce(root, data) {
+  const region = bound(root, "announce");
+  if (region) setText(region, data.announce);
+}
+
+const MESSAGE_SLOTS = { sentence: "#bench-sentence-msg", temperature: "#bench-t-msg", shut: "#bench-shut-msg",
+  runtime: "#bench-runtime-msg" };
+
+/** Show each problem's message by its field; `invalid`: the fields' values are still wrong. */
+export function renderErrors(root, problems, invalid = true) {
+  for (const selector of Object.values(MESSAGE_SLOTS)) {
+    const slot = $(root, selector);
+    if (slot) setText(slot, "");
+  }
+  const form = $(root, ".bench-controls");
+  if (form && invalid && problems.length) { // the notes were about an input before this one
+    setText(bound(form, "sentence-note"), "");
+    setText(bound(form, "query-note"), "");
+  }
+  for (const input of root.querySelectorAll(".bench-controls [name]")) dropAttrs(input, "aria-invalid");
+  for (const { field, message } of problems) {
+    const slot = $(root, MESSAGE_SLOTS[field] || ".state-notice") || $(root, ".state-notice");
+    if (slot) setText(slot, message); // a field this figure lacks: its own notice line
+    const input = $(root, `.bench-controls [name="${field}"]`);
+    if (input && invalid) setAttr(input, "aria-invalid", "true");
+  }
+}
+
+/**
+ * Mount one bench figure on the group's store: `figure.wire()` wires its controls (and may
+ * return how to let go of the page); `figure.draw(data, { note, without })` draws each good
+ * answer; `figure.toggled(without)`, if it has one, redraws when the reader turns the what-if
+ * matrix on or off without a new answer.
+ */
+export function mountBench(root, store, figure) {
   store.good ??= { state: JSON.parse(root.dataset.state) };
   store.extras ??= {};
   for (const hint of root.querySelectorAll(".fig-hint")) hint.hidden = false;
-  const letGo = wireControls(root, store);
-  wireTable(root, store);
-  wireMatrix(root, store);
-  wireHeads(root, store);
-  const walked = wireWalk(root);
-  watchNear([$(root, ".bench-body"), ...($(root, 'tbody[data-bind="rows"]')?.rows || [])]);
+  const letGo = figure.wire();
   let drawn = null; // the answer last seen
-  let before = null; // the data drawn last
   let without = false; // whether the matrix is shown without the what-if steps
   const warmed = { around: null }; // the request (but its query) whose next clicks Python has computed
   store.subscribe((state) => {
     const asked = Boolean(state.matrixWithout); // the reader's toggle (whatif-matrix.js)
     if (state.answer && state.answer === drawn) { // no new answer: the toggle may have turned
-      if (asked !== without && before) renderMatrix(root, before, null, (without = asked));
+      if (asked !== without) figure.toggled?.((without = asked));
       return;
     }
     if (!state.answer) return;
@@ -254,16 +115,9 @@ export function mount(root, store) {
       if (speaks) store.ask(() => ({ figure: STATE, ...answer.data.state }));
       return;
     }
-    const last = before;
-    before = answer.data;
     store.good = answer.data;
     if (speaks) renderErrors(root, [...dropped(root, answer.data), ...unused(root, answer.data)], false);
-    renderControls(root, answer.data, note);
-    const body = $(root, ".bench-body"); // the drawing and the walk: far off screen, drawn later
-    if (body) writeNear(body, () => { renderDrawing(root, answer.data); if (walked) walked(); });
-    renderTable(root, answer.data);
-    renderMatrix(root, answer.data, last, (without = asked));
-    renderHeads(root, answer.data);
+    figure.draw(answer.data, { note, without: (without = asked) });
     if (speaks) announce(root, answer.data);
     if (speaks) warmNext(store, answer.data, warmed);
   });

@@ -9,7 +9,7 @@
  */
 export function createStore(ask) {
   // { answer }: the newest answer from Python (page.js); { matrixWithout }: the bench's matrix is
-  // to be shown without the what-if steps (whatif-matrix.js asks, bench.js draws)
+  // to be shown without the what-if steps (whatif-matrix.js asks, the matrix's module draws)
   let state = {};
   // the changes asked for whose answer has not arrived yet: the next change builds on them
   let unanswered = {};

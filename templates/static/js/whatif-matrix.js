@@ -2,7 +2,7 @@
 // The bench's matrix on request: the attention matrix without the steps removed in the what-if panel.
 // Python computes that matrix with every answer (data.whatif.matrix, attention/whatif_panel.py);
 // this widget holds the reader's toggle, its label and its note, and says in the store which
-// matrix to show: the table's one writer (bench-render.js, renderMatrix) fills it, so it stays
+// matrix to show: the table's one writer (the matrix's module, renderMatrix) fills it, so it stays
 // one table and one markup source.
 
 import { $, setText } from "./dom.js";
@@ -23,7 +23,7 @@ export function mount(root, store) {
     box.disabled = !cf;
     if (!cf) box.checked = false;
     const on = box.checked;
-    if (on !== Boolean(store.get().matrixWithout)) store.set({ matrixWithout: on }); // bench.js draws it
+    if (on !== Boolean(store.get().matrixWithout)) store.set({ matrixWithout: on }); // the matrix's module draws it
     setText(label, data.whatif.matrix_label);
     setText(status, on ? data.whatif.matrix_note : "");
   };

@@ -117,6 +117,6 @@ export function mount(root, store) {
     root.classList.remove("stale");
     setText(status, "");
     render(root, w, document.activeElement);
-    // (the bench drawing shows it too, drawn with the rest of the drawing by bench.js)
+    // (the bench drawing shows it too, drawn with the rest of the drawing by the drawing's module)
   });
 }
