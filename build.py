@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+from sitebuild import embeds
 from sitebuild.errors import BuildError
 from sitebuild.serve import make_server
 from sitebuild.site import ROOT, build
@@ -76,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"build failed: {exc}", file=sys.stderr)
         return 1
     print(f"built {len(pages)} pages into {args.out} in {time.perf_counter() - start:.2f} s")
+    for embed_id in embeds.unmeasured():  # a new figure: its snippet is as tall as the tallest
+        print(f"note: embed/{embed_id}/ has no measured height yet: run tools/measure-embed-heights")
     if args.command == "serve":
         server = make_server(args.out, args.port)
         print(f"serving on http://127.0.0.1:{server.server_port}/ (Ctrl-C to stop)")

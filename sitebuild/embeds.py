@@ -26,6 +26,22 @@ def heights() -> dict[str, dict[str, int]]:
     return json.loads(HEIGHTS.read_text(encoding="utf-8"))
 
 
+def measured(embed_id: str) -> dict[str, int]:
+    """Return an embed's measured heights; a figure not measured yet (a new one, before
+    tools/measure-embed-heights has run) gets the tallest measured, so nothing is cut off.
+
+    >>> measured("no-such-figure") == {k: max(h[k] for h in heights().values()) for k in ("column", "phone")}
+    True
+    """
+    known = heights()
+    return known.get(embed_id) or {k: max(h[k] for h in known.values()) for k in ("column", "phone")}
+
+
+def unmeasured() -> list[str]:
+    """Return the embeds that have no measured heights yet (the build says so)."""
+    return [e.id for e in registry() if e.id not in heights()]
+
+
 @dataclass(frozen=True)
 class Param:
     """One URL parameter of an embed."""
@@ -52,12 +68,12 @@ class Embed:
         """Return the snippet's height: the figure measured in a frame as wide as a course
         page's usual column (COLUMN_PX). A wider frame leaves a band below the figure; a
         narrower one, a phone's, needs the resize script (phone_height)."""
-        return heights()[self.id]["column"]
+        return measured(self.id)["column"]
 
     @property
     def phone_height(self) -> int:
         """Return the figure's height on a phone (PHONE_PX wide), before Python or live."""
-        return heights()[self.id]["phone"]
+        return measured(self.id)["phone"]
 
     @property
     def url(self) -> str:

@@ -99,8 +99,7 @@ SCRATCH_TEMPLATE = (
     '<figure class="figure" id="fig-009" data-embed="fig-009"{{ " data-export" if "fig-009" in exports }}'
     ' aria-labelledby="fig-009-title"><p class="fig-title" id="fig-009-title"><span class="fig-id">'
     'FIG-009</span> Made up</p><ul>{% for w in fig.words %}<li>{{ w }}</li>{% endfor %}</ul></figure>')
-# What a build sees of a scratch package: its own attention/ first on the path; the embed
-# heights that tools/measure-embed-heights would write for it.
+# What a build sees of a scratch package: its own attention/ first on the path.
 SCRATCH_BUILD = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
@@ -108,9 +107,8 @@ from attention import registry
 from sitebuild import embeds
 from sitebuild.site import build
 assert registry.__file__.startswith(sys.argv[1]), registry.__file__
-measured = {**embeds.heights(), "fig-009": {"column": 200, "phone": 300}}
-embeds.heights = lambda: measured
 build(__import__("pathlib").Path(sys.argv[2]), __import__("pathlib").Path(sys.argv[3]))
+print(json.dumps(embeds.unmeasured()))
 print(json.dumps(registry.export("fig-009")))
 """
 
@@ -118,9 +116,10 @@ print(json.dumps(registry.export("fig-009")))
 def test_a_new_figure_is_its_module_its_template_and_one_line_in_its_chapter(tmp_path):
     """Adding a figure, as ARCHITECTURE.md tells it: a made-up FIG-009 is a module in
     attention/figures (its record, data builder and download), its template, and the one line
-    of its chapter that draws it, with the embed heights the measuring tool would write. Nothing
-    else in the package or the templates is edited: the build draws it in its chapter and on an
-    embed page of its own, lists it in the guide, and offers its download."""
+    of its chapter that draws it. Nothing else in the package or the templates is edited: the
+    build draws it in its chapter and on an embed page of its own, lists it in the guide (its
+    snippet as tall as the tallest figure until tools/measure-embed-heights measures it), and
+    offers its download."""
     package = tmp_path / "package"
     shutil.copytree(ROOT / "attention", package / "attention",
                     ignore=shutil.ignore_patterns("__pycache__"))
@@ -134,6 +133,7 @@ def test_a_new_figure_is_its_module_its_template_and_one_line_in_its_chapter(tmp
     done = subprocess.run([sys.executable, "-c", SCRATCH_BUILD, str(package), str(site), str(templates)],
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout.splitlines()[-2]) == ["fig-009"]
     assert json.loads(done.stdout.splitlines()[-1]) == {
         "figure": "fig-009", "columns": ["word"], "rows": [["one"], ["two"]]}
     for page in ("roles/index.html", "embed/fig-009/index.html"):
@@ -142,7 +142,8 @@ def test_a_new_figure_is_its_module_its_template_and_one_line_in_its_chapter(tmp
         assert "<li>one</li><li>two</li>" in html and " data-export" in opening, page
     assert "A figure made up for a test" in (site / "embed" / "fig-009" / "index.html").read_text(encoding="utf-8")
     guide = (site / "embed" / "index.html").read_text(encoding="utf-8")
-    assert "fig-009/" in guide and 'height="200"' in guide
+    tallest = max(h["column"] for h in embeds.heights().values())
+    assert "fig-009/" in guide and f'height="{tallest}"' in guide
     # its download, precomputed by the same bridge in Pyodide from the wheel of that package
     [table] = (site / "static" / "answers").glob("fig-009.*.json")
     [answer] = json.loads(table.read_text(encoding="utf-8"))["answers"]
