@@ -19,7 +19,7 @@ import functools
 import json
 import math
 
-from . import bench_view, export, lab, registry
+from . import bench_view, export, lab, quiz, registry
 from .records import RequestError
 
 __all__ = ["MAX_REQUEST", "handle", "handle_json"]
@@ -46,6 +46,8 @@ def _export(state: dict) -> dict:
 FIGURES = dict(sorted({  # name: (builder taking the state as a dict, the fields a request may set)
     **{state.name: (state.answer, state.fields) for state in registry.STATES.values()},
     "export": (_export, {"of", "state", "url"}),
+    "quiz": (lambda state: quiz.view(**state),  # the bench's questions for a bench state
+             {"sentence", "head", "query", "temperature", "shut", "without"}),
 }.items()))
 
 

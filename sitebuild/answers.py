@@ -172,8 +172,8 @@ def addresses(url: dict, default: dict) -> list[dict]:
 
 def follow_ups(wanted: dict[str, list[dict]], by_text: dict[str, str]) -> dict[str, list[dict]]:
     """The requests a page sends once it has drawn one of these answers, per table: the
-    addresses that open it (a link a click wrote, read back by Back, or one a teacher typed
-    shorter)."""
+    bench's "Predict, then reveal" questions for that state (quiz.js), and the addresses that
+    open it (a link a click wrote, read back by Back, or one a teacher typed shorter)."""
     defaults = {figure: _answer({"figure": figure}).get("url") or {} for figure in widgets().values()}
     out: dict[str, list[dict]] = {name: [] for name in wanted}
     for name, reqs in wanted.items():
@@ -183,6 +183,9 @@ def follow_ups(wanted: dict[str, list[dict]], by_text: dict[str, str]) -> dict[s
             answer = json.loads(by_text[json.dumps(r, ensure_ascii=False)])
             if not answer["ok"]:
                 continue
+            if r["figure"] == "bench":  # quiz.js: the state without the trained head beside it
+                state = {k: v for k, v in answer["data"]["state"].items() if k != "trained"}
+                out[name].append({"figure": "quiz", **state})
             if answer.get("url"):
                 out[name] += [{"figure": r["figure"], "url": form}
                               for form in addresses(answer["url"], defaults[r["figure"]])]

@@ -189,18 +189,21 @@ def test_a_teachers_shorter_address_is_found_too(built_site):
         "data"]["query"]["token"] == "load"
 
 
-def test_every_bench_state_in_the_table_carries_its_own_quiz(built_site):
-    """The bench's answer carries the "Predict, then reveal" questions of its state (quiz.js
-    asked Python for them a second time): for every state the table answers, they are there,
-    as the core writes them, before Python has loaded."""
-    from attention import quiz
+def test_the_quiz_of_every_bench_state_in_the_table_is_in_it_too(built_site):
+    """quiz.js asks for the questions of each state the bench draws: for every state the table
+    answers, they are there, as the bridge writes them, before Python has loaded."""
+    from attention import bridge, quiz
     table = tables(built_site)["bench"]
-    answers = [a for a in table["answers"] if a.get("ok") and "rows" in a.get("data", {})]
-    assert len(answers) >= 20
-    for a in answers:
-        state = {k: v for k, v in a["data"]["state"].items() if k != "trained"}
-        assert a["data"]["quiz"] == quiz.view(**state), state
-    assert not any(json.loads(key).get("figure") == "quiz" for key in table["keys"])
+    states = {json.dumps({k: v for k, v in a["data"]["state"].items() if k != "trained"},
+                         sort_keys=True)
+              for a in table["answers"] if a.get("ok") and "state" in a.get("data", {})
+              and "rows" in a["data"]}
+    assert len(states) >= 20
+    for text in states:
+        state = json.loads(text)
+        held = answer(table, {"figure": "quiz", **state})
+        assert held == json.loads(bridge.handle_json(json.dumps({"figure": "quiz", **state})))
+        assert held["data"]["questions"] == quiz.view(**state)["questions"]
 
 
 def test_each_state_one_click_away_brings_its_own_neighbours(built_site):

@@ -66,7 +66,7 @@ def good_requests() -> list[dict]:
     for head, t, without in itertools.product(("coreference", "sink"), ("1", "0.05"),
                                               (["scale"], ["mask"], ["shift"], ["scale", "mask", "shift"])):
         out.append({"figure": "bench", "head": head, "temperature": t, "without": without, "shut": [2]})
-    out += [{"figure": "bench"}, {"figure": "bench", "head": "sink", "query": 0, "temperature": "0.1"}]
+    out += [{"figure": "quiz"}, {"figure": "quiz", "head": "sink", "query": 0, "temperature": "0.1"}]
     return out
 
 

@@ -56,10 +56,7 @@ def answer(state: dict) -> dict:
         have = delta.read_have(state.pop("have", None))
     except ValueError as exc:
         raise BenchInputError("have", str(exc)) from None
-    view = trained_view.with_pick(bench_view.view, state)
-    # the bench's "Predict, then reveal" questions for this very state (quiz.js): one request
-    questions = quiz.view(**{k: v for k, v in view["state"].items() if k != "trained"})
-    return delta.trim({**view, "quiz": questions}, have)
+    return delta.trim(trained_view.with_pick(bench_view.view, state), have)
 
 
 def apply(name: str, value: str, state: dict) -> None:

@@ -101,6 +101,7 @@ def test_the_quiz_answers_before_python_from_the_page_alone(phone):
         li.locator(f'button[data-choice="{q["answer"]}"]').tap()
         assert li.locator('[data-quiz="feedback"]').inner_text() == "Right."
         assert li.locator('[data-quiz="reveal"]').inner_text() == q["explanation"]
+    assert page.inner_text('[data-quiz="status"]') == ""
     assert p.w.workers == [] and p.refused == []  # no Python was asked for
 
 

@@ -1,12 +1,13 @@
 //# allFunctionsCalledOnLoad
 // Predict, then reveal, on the bench: the reader picks an answer before the explanation shows.
 // Questions, choices, answers and explanations come from Python (attention.quiz) for the
-// bench's current state, in the bench's own answer (its "quiz"); this module only places them.
-// The build wrote those of the page's first state into the page, so they work at once, before
-// Python (and without it); those of states one click away are in the precomputed tables.
+// bench's current state; this module only asks for them and places them. The build wrote those
+// of the page's first state into the page, so they work at once, before Python (and without
+// it); those of states one click away are in the precomputed tables.
 
 import { $, setAttr, setClass, setText } from "./dom.js";
 import { writeNear } from "./near.js";
+import * as runtime from "./runtime.js";
 
 /** Make `parent` hold n copies of its first child (the markup the build wrote). */
 function ensureChildren(parent, n) {
@@ -66,6 +67,13 @@ function built(root) {
   }));
 }
 
+// What the quiz says while the questions of the bench's new state wait for Python.
+const WAITING = {
+  loading: "Python is loading: it writes the questions for the bench as it is now once it is ready.",
+  asking: "The questions for the bench as it is now need Python: load it with the button at the bench.",
+  failed: "Python is not available here, so there are no questions for the bench as it is now.",
+};
+
 /** The reader chose: mark the choice, say whether it was right, reveal the explanation. */
 function choose(li, button) {
   const q = li.question;
@@ -80,9 +88,31 @@ function choose(li, button) {
 }
 
 export function mount(root, store) {
+  const status = $(root, '[data-quiz="status"]');
   const list = $(root, '[data-quiz="list"]');
   let asked = root.dataset.state; // the state whose questions are on screen
   render(root, built(root)); // the page's own state: answerable at once
+  let waiting = false; // the questions on screen are for another state than the bench's
+  const say = (text) => setText(status, text);
+  const load = (state) => {
+    waiting = true;
+    const { trained, ...bench } = state; // the trained head shown beside the bench does not change the questions
+    runtime.request("quiz", { figure: "quiz", ...bench }, (answer) => {
+      waiting = false;
+      if (!answer.ok) {
+        say(answer.errors.map((e) => e.message).join(" "));
+        return;
+      }
+      say("");
+      render(root, answer.data.questions);
+    });
+    // not answered at once (no table holds it): the old questions give way, and the quiz says why
+    if (waiting) {
+      list.classList.add("is-waiting");
+      say("Writing the questions for the bench as it is now…");
+    }
+  };
+  const stop = runtime.onStatus(({ state }) => { if (waiting && WAITING[state]) say(WAITING[state]); });
 
   root.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-choice]");
@@ -90,14 +120,13 @@ export function mount(root, store) {
     if (li && li.question && li.question.answer) choose(li, button);
   });
 
-  store.subscribe((s) => { // the bench moved: its answer carries its questions (far off
-    // screen: drawn later, not in the frame that shows the bench's answer)
-    if (!s.answer || !s.answer.ok || !s.answer.data.quiz) return;
-    const { trained, ...bench } = s.answer.data.state; // the trained head shown beside it changes no question
-    const state = JSON.stringify(bench);
+  store.subscribe((s) => { // the bench moved: ask for its questions (far off screen: later,
+    // not in the frame that shows the bench's answer)
+    if (!s.answer || !s.answer.ok) return;
+    const state = JSON.stringify(s.answer.data.state);
     if (state === asked) return;
     asked = state;
-    const { questions } = s.answer.data.quiz;
-    writeNear(list, () => render(root, questions));
+    writeNear(list, () => load(s.answer.data.state));
   });
+  return stop;
 }
