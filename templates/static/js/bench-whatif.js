@@ -5,9 +5,7 @@
 // place them in clones of the parts the build wrote (templates/figures/bench-parts.html),
 // writing what each macro of the same name writes.
 
-import { part, setAttr, setClass, setText, syncList } from "./dom.js";
-
-const bound = (root, name) => root.querySelector(`[data-bind="${name}"]`);
+import { bound, part, setAttr, setClass, setText, syncList } from "./dom.js";
 
 export function fillGhost(g, x) {
   setAttr(g, "class", `ghost${x.off ? " off" : ""}`);

@@ -6,14 +6,12 @@
 // first figure, says what went wrong and announces each answer; each figure draws its part.
 
 import { dropped, queryNote, unused } from "./bench-notes.js";
-import { $, dropAttrs, markStale, setAttr, setText } from "./dom.js";
+import { $, bound, dropAttrs, markStale, setAttr, setText } from "./dom.js";
 
 /** The live state the bench's figures show, by its name in the bridge
  * (attention.registry.STATES): attention/figures/bench_state.py. page.js opens a link's state
  * with it. */
 export const STATE = "bench";
-
-const bound = (root, name) => root.querySelector(`[data-bind="${name}"]`);
 
 /** Send the reader's whole state, changed by `change`, to Python (built when it is sent). */
 export function ask(store, change) {

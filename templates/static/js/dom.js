@@ -7,6 +7,8 @@ const SVG = "http://www.w3.org/2000/svg";
 
 /** The first element under root that matches the selector (or null). */
 export const $ = (root, selector) => root.querySelector(selector);
+/** The element inside root that shows one field of an answer: data-bind="<name>". */
+export const bound = (root, name) => root.querySelector(`[data-bind="${name}"]`);
 
 function build(element, attributes, children) {
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);

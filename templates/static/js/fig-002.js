@@ -1,7 +1,7 @@
 //# allFunctionsCalledOnLoad
 // FIG-002 made live: choose a query row and Python recomputes the whole table.
 
-import { html, setAttr, setClass, setText } from "./dom.js";
+import { bound, html, setAttr, setClass, setText } from "./dom.js";
 
 /** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
  * FIG-002's query. page.js opens a link's state with it. */
@@ -11,7 +11,6 @@ const FIELDS = ["score", "scaled", "weight", "contribution"];
 
 /** Draw an answer from attention/figures/fig_002.py into the figure. */
 export function render(root, data) {
-  const bound = (within, name) => within.querySelector(`[data-bind="${name}"]`);
   setText(bound(root, "query"), data.query.token);
   setText(bound(root, "query-vector"), data.query.vector.text);
   for (const row of data.rows) {

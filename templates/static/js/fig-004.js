@@ -10,12 +10,10 @@ import { sentenceSent } from "./bench-notes.js";
 import { fillDial, fillManifold, fillStratum, fillStratumLabel, fillValve, markValve } from "./bench-parts.js";
 import { wireWalk } from "./bench-walk.js";
 import { renderWhatifDrawing } from "./bench-whatif.js";
-import { $, part, setAttr, setText, syncList } from "./dom.js";
+import { $, bound, part, setAttr, setText, syncList } from "./dom.js";
 import { watchNear, writeNear } from "./near.js";
 
 export { STATE };
-
-const bound = (root, name) => root.querySelector(`[data-bind="${name}"]`);
 
 function wireControls(root, store) {
   const form = $(root, ".bench-controls");

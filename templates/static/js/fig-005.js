@@ -5,12 +5,10 @@
 
 import { ask, mountBench, STATE } from "./bench.js";
 import { fillRowNumbers, markRow } from "./bench-parts.js";
-import { $, part, setAttr, setText, syncList } from "./dom.js";
+import { $, bound, part, setAttr, setText, syncList } from "./dom.js";
 import { fillNear, watchNear } from "./near.js";
 
 export { STATE };
-
-const bound = (root, name) => root.querySelector(`[data-bind="${name}"]`);
 
 function wireTable(root, store) {
   const tbody = $(root, 'tbody[data-bind="rows"]');
