@@ -9,7 +9,7 @@ breaks the page.
 
 from __future__ import annotations
 
-from . import whatif
+from . import lab, whatif
 
 __all__ = ["MAX_VALUE", "bits", "read", "removed_parameter"]
 
@@ -84,6 +84,25 @@ def read(params: dict, parameters: tuple[str, ...], apply, steps: tuple[str, ...
             continue
         state = trial
     return state, notices
+
+
+def t_meaning() -> tuple[str, str]:
+    """The ``t`` parameter as the embed guide says it: what it means, and its range.
+
+    >>> t_meaning()[0]
+    'the temperature T'
+    """
+    limits = lab.limits()
+    return "the temperature T", f"{limits['t_low']} to {limits['t_high']}"
+
+
+def without_meaning(steps: tuple[str, ...]) -> tuple[str, str]:
+    """The ``without`` parameter as the embed guide says it, for a state's what-if steps.
+
+    >>> without_meaning(("scale", "shift"))
+    ('steps the what-if panel removes', 'scale, shift, comma-separated')
+    """
+    return "steps the what-if panel removes", f"{', '.join(steps)}, comma-separated"
 
 
 def removed_parameter(data: dict) -> dict:

@@ -16,7 +16,7 @@ from ..export import WITHOUT_COLUMNS, without_cells
 from ..neighbours import removed_steps, whatif_toggles
 from ..numbers import exact, fixed
 from ..records import State
-from ..urlstate import removed_parameter
+from ..urlstate import removed_parameter, t_meaning, without_meaning
 
 __all__ = ["NAME", "PARAMETERS", "STATE", "answer", "apply", "counterfactual", "data",
            "export", "exported_state", "neighbours", "url"]
@@ -176,8 +176,8 @@ STATE = State(name=NAME, answer=answer, fields=frozenset({*FIELDS, "trained", "h
                   "head": ("which head", ", ".join(bench.HEADS)),
                   "query": ("the position of the query word, counting from 0",
                             "0 to the number of words minus 1"),
-                  "t": ("the temperature T", f"{lab.limits()['t_low']} to {lab.limits()['t_high']}"),
+                  "t": t_meaning(),
                   "shut": ("stopcocks shut by the reader, as word positions", "for example 0,2"),
-                  "without": ("steps the what-if panel removes", "scale, mask, shift, comma-separated"),
+                  "without": without_meaning(whatif.STEPS),
                   "trained": ("a trained head to show instead of the best match",
                               "layer-head, counting from 0, for example 4-5")})

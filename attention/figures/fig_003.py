@@ -9,11 +9,12 @@ from ..export import WITHOUT_COLUMNS, without_cells
 from ..neighbours import removed_steps, whatif_toggles
 from ..numbers import spelled, typed
 from ..records import Figure, State
-from ..urlstate import bits, removed_parameter
+from ..urlstate import bits, removed_parameter, t_meaning, without_meaning
 
 __all__ = ["FIGURE", "STATE", "answer", "apply", "data", "export", "neighbours", "url"]
 
 NAME = "lab"  # its state's name, as the bridge and the page send it
+STEPS = ("scale", "shift")  # the what-if steps it may remove (the causal mask is the bench's)
 
 
 def data(**state) -> dict:
@@ -102,13 +103,12 @@ def export(state: dict) -> dict:
 STATE = State(name=NAME, answer=answer,
               fields=frozenset({"query", "mask", "temperature", "move", "pad", "slider", "without"}),
               parameters=("q", "mask", "t", "without"), apply=apply, url=url,
-              neighbours=neighbours, steps=("scale", "shift"),
+              neighbours=neighbours, steps=STEPS,
               meanings={"q": (f"the query’s {spelled(toy.X.shape[1])} coordinates",
                               f"each from −{lab.limits()['query']} to {lab.limits()['query']}, "
                               "for example 0,0"),
                         "mask": ("which keys are allowed (1) or blocked (0)", "for example 1,0,1"),
-                        "t": ("the temperature T", f"{lab.limits()['t_low']} to {lab.limits()['t_high']}"),
-                        "without": ("steps the what-if panel removes", "scale, shift, comma-separated")})
+                        "t": t_meaning(), "without": without_meaning(STEPS)})
 FIGURE = Figure(number="FIG-003", chapter="lab",
                 title=f"The lab: one query against {spelled(len(toy.TOKENS))} keys", data=data,
                 state=NAME, widget=NAME, export=export, parameters=STATE.parameters, table=NAME,
