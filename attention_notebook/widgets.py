@@ -23,7 +23,7 @@ from sitebuild.fragment import wrap
 
 from . import markup
 
-__all__ = ["Bench", "Fig002"]
+__all__ = ["Bench"]
 
 STATIC = Path(__file__).with_name("static")
 # Widgets whose state a reader changed in the output since their static HTML was written: it is
@@ -143,8 +143,8 @@ class Figure(anywidget.AnyWidget):
     def __repr__(self) -> str:
         """The figure and its state, as a notebook without HTML shows it.
 
-        >>> Fig002(query="grid")
-        Fig002(query='grid')
+        >>> Bench(head="sink", T=0.5)  # doctest: +ELLIPSIS
+        Bench(sentence='the engineer ... left', head='sink', query=6, T=0.5, shut=[], without=[])
         """
         state = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS)
         return f"{type(self).__name__}({state})"
@@ -211,20 +211,3 @@ class Bench(Figure):
         return {"sentence": state["sentence"], "head": state["head"], "query": state["query"],
                 "T": float(state["temperature"]), "shut": list(state["shut"]),
                 "without": list(data["whatif"]["without"])}
-
-
-class Fig002(Figure):
-    """FIG-002, weights choose a mixture: choose the query token."""
-
-    STATE = "fig-002"
-    EMBEDS = ("fig-002",)
-    TITLE = "FIG-002"
-    FIELDS = ("query",)
-
-    query = traitlets.Unicode("rises").tag(sync=True)
-
-    def request(self, changed: str = "") -> dict:
-        return {"figure": "fig-002", "query": self.query}
-
-    def read(self, data: dict) -> dict:
-        return {"query": data["query"]["token"]}
