@@ -37,7 +37,7 @@ system-packages:
 
 # The notebook widget's module: its entry and the site's render modules, bundled by esbuild
 # (pinned in package-lock.json) into one file the package carries (sitebuild/notebook_bundle.py).
-$(BUNDLE): node_modules/.installed $(VENV)/.site $(wildcard templates/static/js/*.js attention_notebook/js/*.js)
+$(BUNDLE): node_modules/.installed $(VENV)/.site $(wildcard templates/static/js/*.js templates/static/js/figures/*.js attention_notebook/js/*.js)
 	$(BIN)/python -m sitebuild.notebook_bundle
 
 # The Nu HTML Checker (vnu-jar) and esbuild, pinned in package-lock.json.

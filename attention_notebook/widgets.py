@@ -1,6 +1,6 @@
 """The notebook's live figures: anywidget widgets whose traits are a figure's state.
 
-The kernel computes every answer with ``attention.bridge``, from the same JSON requests the
+The kernel computes every answer with ``attention.protocol.bridge``, from the same JSON requests the
 site's Web Worker answers; the widget's module (``static/widget.js``, the site's render
 modules bundled) draws them into the site's own markup. A reader's click or typed sentence is
 a request from the output cell; a trait set from Python is a request from the kernel. Either
@@ -17,8 +17,8 @@ from pathlib import Path
 import anywidget
 import traitlets
 
-from attention import bridge
-from attention.registry import FIGURES
+from attention.protocol import bridge
+from attention.protocol.registry import FIGURES
 from sitebuild.fragment import wrap
 
 from . import markup
@@ -67,8 +67,8 @@ def messages(answer: dict) -> str:
 class Figure(anywidget.AnyWidget):
     """One live figure (or group of figures sharing a state); subclasses name the state."""
 
-    STATE = ""  # its live state in attention.registry.STATES
-    EMBEDS: tuple[str, ...] = ()  # the figures it draws, by their ids (attention.registry)
+    STATE = ""  # its live state in attention.protocol.registry.STATES
+    EMBEDS: tuple[str, ...] = ()  # the figures it draws, by their ids (attention.protocol.registry)
     TITLE = ""
     FIELDS: tuple[str, ...] = ()  # the traits that are its state
 

@@ -1,4 +1,4 @@
-// Answer requests with attention.bridge.handle_json inside Pyodide under Node, for the build's
+// Answer requests with attention.protocol.bridge.handle_json inside Pyodide under Node, for the build's
 // precomputed answer tables (sitebuild/answers.py): the same runtime and wheel as the browser.
 //
 // Usage: node sitebuild/answers.mjs <pyodideDir> <wheelPath> < requests.json
@@ -23,7 +23,7 @@ async function main() {
   const { loadPyodide } = await import(pathToFileURL(indexURL + "pyodide.mjs").href);
   const pyodide = await loadPyodide({ indexURL, packages: ["numpy", path.resolve(wheel)],
     stdout: log, stderr: log });
-  const handle = pyodide.pyimport("attention.bridge").handle_json;
+  const handle = pyodide.pyimport("attention.protocol.bridge").handle_json;
   const answers = requests.map((request) => handle(request));
   await new Promise((resolve, reject) => process.stdout.write(
     JSON.stringify({ pyodide: pyodide.version, answers }), (e) => (e ? reject(e) : resolve())));

@@ -2,10 +2,10 @@
 
 At build time the bridge answers, for each live figure's default state and for the state
 each of the site's own links opens (``href="../bench/?head=sink"``), every request that
-one click sends (declared in ``attention.neighbours``). The tables ship as JSON under
+one click sends (declared in ``attention.protocol.neighbours``). The tables ship as JSON under
 ``static/answers/``; the page draws a click found there at once, before Python has loaded.
 
-The answers are computed by ``attention.bridge.handle_json`` running in the very runtime the
+The answers are computed by ``attention.protocol.bridge.handle_json`` running in the very runtime the
 browser runs (Pyodide under Node, with the site's own wheel), so a table entry is byte for
 byte what the browser's Python would answer; CPython's last bits can differ. They are
 cached by a hash of the wheel, the runtime and the requests. Without Node, the build
@@ -30,7 +30,7 @@ import sys
 from pathlib import Path
 from urllib.parse import parse_qsl, urljoin, urlsplit
 
-from attention import bridge, neighbours, registry
+from attention.protocol import bridge, neighbours, registry
 
 from . import runtime
 

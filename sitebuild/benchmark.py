@@ -52,8 +52,9 @@ def page_weights(site: Path) -> list[tuple[str, int, int, int]]:
     rows = []
     for html_path in sorted(site.rglob("index.html")):
         html = html_path.read_text(encoding="utf-8")
-        mounted = [m for name in widgets.named(html) for m in (site / "static" / "js").glob(f"{name}.*.js")
-                   if hashing.is_hashed(m.name)]  # each widget's module, by its built name
+        mounted = [m for name in widgets.named(html)  # each widget's module, by its built name
+                   for m in (site / "static" / "js").glob(widgets.module(name).replace(".js", ".*.js"))
+                   if hashing.is_hashed(m.name)]
         assets: set[Path] = set()
         for href in _ASSET.findall(html):
             asset = (html_path.parent / href).resolve()

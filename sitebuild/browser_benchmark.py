@@ -11,7 +11,7 @@ import statistics
 import threading
 from pathlib import Path
 
-from attention import registry
+from attention.protocol import registry
 
 from .browser_boot import STEPS, median_steps, report_steps
 from .browser_return import report_return, visits
@@ -71,7 +71,7 @@ BASELINE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 # The baseline's script is a file of its own: the site's header policy allows no inline script.
 BASELINE_JS = """import { loadPyodide } from "./runtime/0.27.7/pyodide.mjs";
 const py = await loadPyodide({indexURL: "./runtime/0.27.7/", packages: ["numpy", "WHEEL"]});
-const handle = py.pyimport("attention.bridge").handle_json;
+const handle = py.pyimport("attention.protocol.bridge").handle_json;
 for (const b of document.querySelectorAll("button")) b.onclick = () => {
   const a = JSON.parse(handle(JSON.stringify({figure: "STATE", query: b.id})));
   document.getElementById("out").textContent = a.data.rows.map(r => r.weight.text).join(" ");

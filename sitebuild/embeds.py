@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from attention import registry as figure_registry
+from attention.protocol import registry as figure_registry
 
 HEIGHTS = Path(__file__).with_name("embed_heights.json")  # written by tools/measure-embed-heights
 # The width a snippet's height is measured at: a course page's column (an LMS page, a Jupyter
@@ -82,8 +82,8 @@ class Embed:
 
 
 def registry() -> tuple[Embed, ...]:
-    """Return every embed, in the order the guide lists them (attention.registry.FIGURES)."""
-    states = figure_registry.STATES  # each parameter's meaning is its state's (attention.records)
+    """Return every embed, in the order the guide lists them (attention.protocol.registry.FIGURES)."""
+    states = figure_registry.STATES  # each parameter's meaning is its state's (attention.protocol.records)
     return tuple(Embed(f.embed, f.number, f.chapter, f.title,
                        tuple(Param(name, *states[f.state].meanings[name]) for name in f.parameters),
                        f.live, f.aliases) for f in figure_registry.FIGURES)

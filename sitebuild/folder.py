@@ -50,7 +50,7 @@ def copy_static(templates: Path, tmp: Path) -> None:
     shutil.copytree(templates / "static", tmp / "static")
     css = tmp / "static" / "style.css"  # the shared rules, then each figure's own
     css.write_text(minify_css(stylesheet(templates)), encoding="utf-8")
-    for js in (tmp / "static" / "js").glob("*.js"):
+    for js in (tmp / "static" / "js").rglob("*.js"):
         js.write_text(trim_js(js.read_text(encoding="utf-8")), encoding="utf-8")
 
 

@@ -15,7 +15,7 @@ from html import escape
 from pathlib import Path
 from urllib.parse import parse_qsl
 
-from attention import registry as figure_registry
+from attention.protocol import registry as figure_registry
 
 from .claims import load_ledger
 from .embeds import registry
@@ -208,7 +208,7 @@ def credit(record, url: str = "", site_url: str = "") -> str:
     """The line under a fragment that says where it comes from and links back to the figure,
     live, in the state the fragment shows (review 4: a pasted figure carried no credit).
 
-    >>> from attention.registry import embed
+    >>> from attention.protocol.registry import embed
     >>> credit(embed("fig-002"), "query=grid", "https://example.org/")
     '<p class="fragment-credit"><small>From <a href="https://example.org/mixture/?query=grid#fig-002">Attention Bench</a>, FIG-002 (Weights choose a mixture). Open it there to change it.</small></p>'
     """  # noqa: E501 (a doctest shows its output whole, on one line)

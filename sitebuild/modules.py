@@ -2,7 +2,7 @@
 for all of them at once (``<link rel="modulepreload">``) and the benchmark can weigh them.
 
 A page runs ``page.js``, its static imports, and the module of each widget on it (a
-``data-widget="lab"`` is mounted by ``lab.js``: sitebuild.widgets) with theirs. Modules
+``data-widget="lab"`` is mounted by ``figures/lab.js``: sitebuild.widgets) with theirs. Modules
 imported later, on demand (the status line, sharing, the runtime's boot), are not in it.
 """
 
@@ -33,17 +33,21 @@ def graph(*starts: Path) -> set[Path]:
 
 
 def preloads(js: Path, body: str) -> list[str]:
-    """The modules (as "js/<name>", below static/) that page.js loads for the widgets of a
+    """The modules (as "js/<path>", below static/) that page.js loads for the widgets of a
     page's body, page.js itself left out (the page names it in its own script tag).
 
     >>> from sitebuild.site import TEMPLATES
     >>> names = preloads(TEMPLATES / "static" / "js", '<figure data-widget="fig-002">')
-    >>> "js/fig-002.js" in names, "js/runtime.js" in names, "js/page.js" in names, "js/lab.js" in names
-    (True, True, False, False)
+    >>> "js/figures/fig-002.js" in names, "js/runtime.js" in names, "js/page.js" in names
+    (True, True, False)
+    >>> "js/figures/lab.js" in names
+    False
     """
     mounted = [(js / widgets.module(name)).resolve() for name in sorted(widgets.named(body))]
     if not mounted:
         return []
-    page = (js / "page.js").resolve()
+    js = js.resolve()
+    page = js / "page.js"
     # page.js's table of widgets, which the build writes (no source to follow imports in)
-    return sorted({f"js/{widgets.FILE}", *(f"js/{p.name}" for p in graph(page, *mounted) if p != page)})
+    return sorted({f"js/{widgets.FILE}", *(f"js/{p.relative_to(js).as_posix()}" for p in graph(page, *mounted)
+                                        if p != page)})

@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 ENTRY = Path("attention_notebook") / "js" / "widget.js"
 BUNDLE = Path("attention_notebook") / "static" / "widget.js"
-SOURCES = ("attention_notebook/js/*.js", "templates/static/js/*.js")
+SOURCES = ("attention_notebook/js/*.js", "templates/static/js/*.js", "templates/static/js/figures/*.js")
 
 
 def stale(root: Path = ROOT) -> bool:

@@ -11,7 +11,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup, escape
 
-from attention import registry
+from attention.protocol import registry
 from attention.numbers import PLACES, spelled
 
 from . import embeds, runtime

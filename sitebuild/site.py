@@ -14,7 +14,8 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from attention import chapters as quoted, registry, trained_view
+from attention import chapters as quoted, trained_view
+from attention.protocol import registry
 
 from . import answers, compress, download, embeds, hashing, headers, modules, offline, runtime, wheel, widgets
 from .claims import Ledger, check_all_cited, load_ledger

@@ -1,5 +1,8 @@
 """The page's widgets, derived from the templates: each ``data-widget="<name>"`` a template
-writes is mounted by the module ``static/js/<name>.js``, which exports ``mount(root, store)``.
+writes is mounted by the module ``static/js/figures/<name>.js``, which exports
+``mount(root, store)``. ``static/js/figures/`` holds the figures' controllers and the parts they
+hold (and what only they import); the page's plumbing (the store, the runtime, the address)
+is ``static/js/`` itself.
 
 The build writes the table page.js imports, ``static/js/widgets.js``, from what the templates
 say; a widget named in a template with no module of that name fails the build, naming the
@@ -8,12 +11,12 @@ template. Nothing lists widgets by hand (issue 37: whatever lists figures is der
 >>> from sitebuild.site import TEMPLATES
 >>> sorted(widgets(TEMPLATES))[:3]
 ['fig-002', 'fig-004', 'fig-005']
->>> print(manifest({"bench": "bench.js", "fig-002": "fig-002.js"}))
+>>> print(manifest({"lab": "figures/lab.js", "fig-002": "figures/fig-002.js"}))
 // Written by the build (sitebuild/widgets.py): each data-widget the templates write, and the
 // module that mounts it, loaded when a page has one.
 export const WIDGETS = {
-  "bench": () => import("./bench.js"),
-  "fig-002": () => import("./fig-002.js"),
+  "lab": () => import("./figures/lab.js"),
+  "fig-002": () => import("./figures/fig-002.js"),
 };
 <BLANKLINE>
 """
@@ -32,12 +35,12 @@ _WIDGET = re.compile(r'data-widget="([^"{}]+)"')
 
 
 def module(name: str) -> str:
-    """The file name, under static/js/, of the module that mounts a widget.
+    """The path, under static/js/, of the module that mounts a widget.
 
     >>> module("fig-002")
-    'fig-002.js'
+    'figures/fig-002.js'
     """
-    return f"{name}.js"
+    return f"figures/{name}.js"
 
 
 def named(html: str) -> set[str]:
@@ -50,7 +53,7 @@ def named(html: str) -> set[str]:
 
 
 def widgets(templates: Path) -> dict[str, str]:
-    """Each widget the templates name, and its module's file name under static/js/."""
+    """Each widget the templates name, and its module's path under static/js/."""
     js = templates / "static" / "js"
     found: dict[str, str] = {}
     for path in sorted([*templates.rglob("*.html"), *templates.rglob("*.md")]):

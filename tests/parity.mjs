@@ -1,4 +1,4 @@
-// Run attention.bridge.handle_json inside real Pyodide under Node, for tests/test_parity.py.
+// Run attention.protocol.bridge.handle_json inside real Pyodide under Node, for tests/test_parity.py.
 //
 // Usage: node tests/parity.mjs <pyodideDir> <wheelPath> < requests.json
 //   stdin:  a JSON array of request strings
@@ -54,7 +54,7 @@ async function main() {
     stderr: (line) => log(line),
   });
 
-  const handle = pyodide.pyimport("attention.bridge").handle_json; // once, as the worker does
+  const handle = pyodide.pyimport("attention.protocol.bridge").handle_json; // once, as the worker does
   const failures = [];
   const answers = requests.map((request, index) => {
     try {

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from attention import neighbours
+from attention.protocol import neighbours
 from sitebuild import answers
 from sitebuild.benchmark import PAGE_TARGET_BYTES, page_weights
 from sitebuild.site import TEMPLATES, build
@@ -162,7 +162,7 @@ def test_a_state_one_click_away_is_also_found_by_its_address(built_site):
                                          "url": {"head": "coreference", "query": "4", "t": "1"}})
     assert bridge_row["data"]["query"]["word"] == "bridge"
     # every address key holds the answer the bridge gives for that address, read by a reader
-    from attention import bridge
+    from attention.protocol import bridge
     addressed = 0
     for name in ("fig-002", "lab", "bench"):
         for key in found[name]["keys"]:
@@ -192,7 +192,8 @@ def test_a_teachers_shorter_address_is_found_too(built_site):
 def test_the_quiz_of_every_bench_state_in_the_table_is_in_it_too(built_site):
     """quiz.js asks for the questions of each state the bench draws: for every state the table
     answers, they are there, as the bridge writes them, before Python has loaded."""
-    from attention import bridge, quiz
+    from attention import quiz
+    from attention.protocol import bridge
     table = tables(built_site)["bench"]
     states = {json.dumps({k: v for k, v in a["data"]["state"].items() if k != "trained"},
                          sort_keys=True)
@@ -210,7 +211,7 @@ def test_each_state_one_click_away_brings_its_own_neighbours(built_site):
     """For every bench state a link can open from the table, a table of the states one click
     from it (those the main table lacks), each key holding the bridge's own answer; the map
     names each by the state's address; the service worker does not fetch them ahead."""
-    from attention import bridge
+    from attention.protocol import bridge
     main = tables(built_site)["bench"]
     pairs = json.loads(next((built_site / "static" / "near").glob("bench.*.json")).read_text(encoding="utf-8"))
     assert len(pairs) >= 20

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from attention import bridge, figures
+from attention import figures
+from attention.protocol import bridge
 
 
 def ask(request) -> dict:

@@ -16,7 +16,7 @@ JS = TEMPLATES / "static" / "js"
 
 
 def _hinted(folder) -> set[str]:
-    return {p.name for p in folder.glob("*.js") if p.read_text(encoding="utf-8").startswith(HINT + "\n")}
+    return {p.name for p in folder.rglob("*.js") if p.read_text(encoding="utf-8").startswith(HINT + "\n")}
 
 
 def _clicked() -> set[str]:

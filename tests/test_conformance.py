@@ -74,7 +74,7 @@ def test_every_internal_link_anchor_and_asset_resolves(built_site):
 
 
 def test_every_module_import_and_cached_file_exists(built_site):
-    for module in (built_site / "static" / "js").glob("*.js"):
+    for module in (built_site / "static" / "js").rglob("*.js"):
         for target in IMPORT.findall(module.read_text(encoding="utf-8")):
             assert (module.parent / target).resolve().is_file(), f"{module.name} imports {target}"
     sw = (built_site / "sw.js").read_text(encoding="utf-8")

@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from attention import bench, bridge, delta
+from attention import bench
+from attention.protocol import bridge, delta
 
 FORTY = " ".join(["the", "pilot", "saw", "it", "and", "she", "left", "the", "car"] * 4 + ["the"] * 4)
 

@@ -7,7 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from attention import bench, export, registry, toy
+from attention import bench, toy
+from attention.protocol import export, registry
 
 
 def test_fig_002_export_matches_a_hand_computed_softmax():

@@ -82,7 +82,7 @@ def test_every_static_url_in_every_page_names_its_content(built_site):
 
 
 def test_every_module_import_names_its_content(built_site):
-    modules = list((built_site / "static" / "js").glob("*.js"))
+    modules = list((built_site / "static" / "js").rglob("*.js"))
     specifiers = 0
     for module in modules:
         _check_named_by_content(built_site, module.relative_to(built_site).as_posix())
@@ -90,11 +90,11 @@ def test_every_module_import_names_its_content(built_site):
             target = (module.parent / spec).resolve().relative_to(built_site.resolve()).as_posix()
             _check_named_by_content(built_site, target)
             specifiers += 1
-    assert specifiers >= 10  # static imports and the widget table's dynamic import("./fig-004….js")
+    assert specifiers >= 10  # static imports and the widget table's dynamic import("./figures/fig-004….js")
     page = next(m for m in modules if m.name.startswith("page."))
     assert re.search(r'from "\./widgets\.[0-9a-f]{10}\.js"', page.read_text(encoding="utf-8"))
     table = next(m for m in modules if m.name.startswith("widgets."))  # written by the build
-    assert re.search(r'import\("\./fig-004\.[0-9a-f]{10}\.js"\)', table.read_text(encoding="utf-8"))
+    assert re.search(r'import\("\./figures/fig-004\.[0-9a-f]{10}\.js"\)', table.read_text(encoding="utf-8"))
 
 
 def test_no_plain_static_name_is_left(built_site):

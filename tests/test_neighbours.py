@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from attention import bench, bridge, neighbours, registry, toy
+from attention import bench, toy
+from attention.protocol import bridge, neighbours, registry
 
 
 def _data(figure: str, **state) -> dict:

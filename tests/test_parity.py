@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from attention import bridge
+from attention.protocol import bridge
 from sitebuild.runtime import ensure_runtime
 from sitebuild.wheel import ensure_wheel
 
@@ -148,7 +148,7 @@ def check_wheel_matches_loaded_modules(wheel: Path) -> None:
     """The wheel Pyodide runs holds exactly the sources CPython imported for the bridge."""
     loaded = {name: mod for name, mod in sys.modules.items()
               if name == "attention" or name.startswith("attention.")}
-    assert "attention.bridge" in loaded
+    assert "attention.protocol.bridge" in loaded
     with zipfile.ZipFile(wheel) as zf:
         for _name, mod in sorted(loaded.items()):
             source = Path(mod.__file__)

@@ -5,7 +5,8 @@ import math
 
 import pytest
 
-from attention import bench, bridge, quiz
+from attention import bench, quiz
+from attention.protocol import bridge
 
 
 def bench_scores(words, head, temperature=1.0):

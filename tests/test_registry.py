@@ -1,4 +1,4 @@
-"""attention.registry: one record per figure, and everything that lists figures derived from it."""
+"""attention.protocol.registry: one record per figure, and everything that lists figures derived from it."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import shutil
 import subprocess
 import sys
 
-from attention import bridge, registry
+from attention.protocol import bridge, registry
 from sitebuild import answers, embeds, widgets
 from sitebuild.site import CHAPTERS, ROOT, TEMPLATES
 
@@ -58,7 +58,7 @@ def test_each_live_widget_says_which_state_it_shows_as_its_figures_record_does()
     shown = {f.widget: f.state for f in registry.FIGURES if f.widget}
     assert shown == {"fig-002": "fig-002", "lab": "lab", "fig-004": "bench", "fig-005": "bench",
                      "fig-006": "bench", "trained": "bench"}
-    bench = (JS / "bench.js").read_text(encoding="utf-8")
+    bench = (JS / "figures" / "bench.js").read_text(encoding="utf-8")
     for widget, state in shown.items():
         text = modules[widget]
         if re.search(r'^export \{ STATE \};$', text, re.M):  # the bench's figures: bench.js's STATE
@@ -81,7 +81,7 @@ def test_the_bridge_the_downloads_and_the_answers_tables_follow_the_records():
 
 SCRATCH_MODULE = '''"""FIG-009, a figure made up for a test."""
 
-from ..records import Figure
+from ..protocol.records import Figure
 
 
 def data() -> dict:
@@ -103,7 +103,7 @@ SCRATCH_TEMPLATE = (
 SCRATCH_BUILD = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from attention import registry
+from attention.protocol import registry
 from sitebuild import embeds
 from sitebuild.site import build
 assert registry.__file__.startswith(sys.argv[1]), registry.__file__

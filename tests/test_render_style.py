@@ -37,7 +37,7 @@ ALLOWED = {
 
 
 def modules() -> list[str]:
-    return sorted(p.name for p in JS.glob("*.js") if p.name != "dom.js")
+    return sorted(p.relative_to(JS).as_posix() for p in JS.rglob("*.js") if p.name != "dom.js")
 
 
 @pytest.mark.parametrize("module", modules())

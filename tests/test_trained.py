@@ -226,7 +226,7 @@ def test_importing_the_package_loads_none_of_the_optional_libraries():
     import subprocess
     import sys
 
-    code = ("import sys, attention, attention.trained, attention.bridge, attention.figures\n"
+    code = ("import sys, attention, attention.trained, attention.protocol.bridge, attention.figures\n"
             "extra = {'safetensors', 'tokenizers', 'torch', 'transformers', 'all_minilm_l6_v2'}\n"
             "print(sorted(extra & set(sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

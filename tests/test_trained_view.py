@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from attention import bench, bench_view, bridge, registry, trained_view
+from attention import bench, bench_view, trained_view
+from attention.protocol import bridge, registry
 
 COMMITTED = json.loads(trained_view.DATA.read_text(encoding="utf-8"))
 

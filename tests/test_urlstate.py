@@ -2,7 +2,8 @@
 
 import pytest
 
-from attention import bench, bench_view, lab, registry
+from attention import bench, bench_view, lab
+from attention.protocol import registry
 
 
 def test_a_lab_address_round_trips():

@@ -19,7 +19,7 @@ import importlib
 import pkgutil
 import re
 
-from ..records import Figure, State
+from ..protocol.records import Figure, State
 
 __all__ = ["FIGURES", "STATES"]
 

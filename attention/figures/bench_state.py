@@ -10,13 +10,14 @@ import math
 
 import numpy as np
 
-from .. import bench, bench_drawing, bench_view, delta, lab, quiz, trained_view, whatif
+from .. import bench, bench_drawing, bench_view, lab, quiz, trained_view, whatif
 from ..bench_input import BenchInputError
-from ..export import WITHOUT_COLUMNS, without_cells
-from ..neighbours import removed_steps, whatif_toggles
 from ..numbers import exact, fixed
-from ..records import State
-from ..urlstate import removed_parameter, t_meaning, without_meaning
+from ..protocol import delta
+from ..protocol.export import WITHOUT_COLUMNS, without_cells
+from ..protocol.neighbours import removed_steps, whatif_toggles
+from ..protocol.records import State
+from ..protocol.urlstate import removed_parameter, t_meaning, without_meaning
 
 __all__ = ["NAME", "PARAMETERS", "STATE", "answer", "apply", "counterfactual", "data",
            "export", "exported_state", "neighbours", "url"]
@@ -50,7 +51,7 @@ def data(**state) -> dict:
 
 def answer(state: dict) -> dict:
     """Answer a request; leave out the matrix when the request's ``have`` names the one the
-    page already holds (attention.delta)."""
+    page already holds (attention.protocol.delta)."""
     state = dict(state)
     try:
         have = delta.read_have(state.pop("have", None))

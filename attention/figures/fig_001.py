@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .. import toy
 from ..numbers import shown
-from ..records import Figure
+from ..protocol.records import Figure
 
 __all__ = ["FIGURE", "data", "export"]
 

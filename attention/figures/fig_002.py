@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .. import lab, toy
 from ..numbers import shown
-from ..records import Figure, RequestError, State
+from ..protocol.records import Figure, RequestError, State
 
 __all__ = ["FIGURE", "STATE", "answer", "apply", "data", "export", "neighbours", "url"]
 

@@ -5,11 +5,11 @@ and the what-if panel; ``?q=0,0&mask=1,0,1&t=0.5&without=scale`` reopens a state
 from __future__ import annotations
 
 from .. import lab, toy, whatif
-from ..export import WITHOUT_COLUMNS, without_cells
-from ..neighbours import removed_steps, whatif_toggles
 from ..numbers import spelled, typed
-from ..records import Figure, State
-from ..urlstate import bits, removed_parameter, t_meaning, without_meaning
+from ..protocol.export import WITHOUT_COLUMNS, without_cells
+from ..protocol.neighbours import removed_steps, whatif_toggles
+from ..protocol.records import Figure, State
+from ..protocol.urlstate import bits, removed_parameter, t_meaning, without_meaning
 
 __all__ = ["FIGURE", "STATE", "answer", "apply", "data", "export", "neighbours", "url"]
 

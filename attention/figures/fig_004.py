@@ -5,7 +5,7 @@ table's.
 
 from __future__ import annotations
 
-from ..records import Figure
+from ..protocol.records import Figure
 from . import bench_state
 
 __all__ = ["FIGURE"]

@@ -4,7 +4,7 @@ the table a reader clicks to choose another query (bench_state).
 
 from __future__ import annotations
 
-from ..records import Figure
+from ..protocol.records import Figure
 from . import bench_state
 
 __all__ = ["FIGURE"]

@@ -5,8 +5,8 @@ head at once; its download has one row per (query, key) pair.
 from __future__ import annotations
 
 from .. import bench_view
-from ..export import WITHOUT_COLUMNS, without_cells
-from ..records import Figure
+from ..protocol.export import WITHOUT_COLUMNS, without_cells
+from ..protocol.records import Figure
 from . import bench_state
 
 __all__ = ["FIGURE", "export"]

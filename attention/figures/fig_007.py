@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .. import bench
 from ..numbers import spelled
-from ..records import Figure
+from ..protocol.records import Figure
 from . import bench_state
 
 __all__ = ["FIGURE"]

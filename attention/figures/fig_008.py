@@ -5,7 +5,7 @@ the bench's, read from the committed data; ``trained=layer-head`` picks its head
 from __future__ import annotations
 
 from .. import trained_view
-from ..records import Figure
+from ..protocol.records import Figure
 from . import bench_state
 
 __all__ = ["FIGURE", "data"]

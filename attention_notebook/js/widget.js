@@ -1,17 +1,17 @@
 // The notebook's figures: one anywidget module that draws with the site's own render modules.
 // The kernel sends the figure's markup (the site's templates, rendered by sitebuild.fragment)
 // and every answer; this module mounts the same widgets the site's pages mount (page.js), on a
-// store whose requests go to the kernel, where attention.bridge answers them as the browser's
+// store whose requests go to the kernel, where attention.protocol.bridge answers them as the browser's
 // worker would. No number is computed here. esbuild bundles this file with the modules it
 // imports into one self-contained ES module (sitebuild/notebook_bundle.py).
 
 import { createStore } from "../../templates/static/js/store.js";
-import * as fig002 from "../../templates/static/js/fig-002.js";
-import * as fig004 from "../../templates/static/js/fig-004.js";
-import * as fig005 from "../../templates/static/js/fig-005.js";
-import * as fig006 from "../../templates/static/js/fig-006.js";
-import * as whatif from "../../templates/static/js/whatif.js";
-import * as whatifMatrix from "../../templates/static/js/whatif-matrix.js";
+import * as fig002 from "../../templates/static/js/figures/fig-002.js";
+import * as fig004 from "../../templates/static/js/figures/fig-004.js";
+import * as fig005 from "../../templates/static/js/figures/fig-005.js";
+import * as fig006 from "../../templates/static/js/figures/fig-006.js";
+import * as whatif from "../../templates/static/js/figures/whatif.js";
+import * as whatifMatrix from "../../templates/static/js/figures/whatif-matrix.js";
 
 // The widgets a notebook figure can hold, by their data-widget name, as page.js names them.
 const WIDGETS = {

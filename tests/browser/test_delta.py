@@ -1,4 +1,4 @@
-"""The page's side of attention.delta in real Chromium: a query click at 40 words asks with the
+"""The page's side of attention.protocol.delta in real Chromium: a query click at 40 words asks with the
 matrix it holds and gets no matrix back, yet every number shown is the core's; a new sentence
 gets its matrix in full. With Python ready, a quick answer never dims the figure."""
 

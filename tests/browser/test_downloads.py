@@ -7,7 +7,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from attention import bench_view, export, registry
+from attention import bench_view
+from attention.protocol import export, registry
 from tests.browser.colour import SVG, contrast, handle_is_upright, luminance
 from tests.browser.test_bench_page import DRAWN
 

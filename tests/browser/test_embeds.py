@@ -9,7 +9,7 @@ from urllib.parse import parse_qsl, quote
 
 import pytest
 
-from attention import registry as figure_registry
+from attention.protocol import registry as figure_registry
 from sitebuild.embeds import COLUMN_PX, PHONE_PX, registry
 from tests.browser.conftest import GUIDE_SCRIPT, serving, watch, within
 from tests.browser.test_bench_page import expected_state, shown_state

@@ -12,7 +12,8 @@ from urllib.parse import quote
 
 import pytest
 
-from attention import bench, bench_view, export, figures, lab, registry
+from attention import bench, bench_view, figures, lab
+from attention.protocol import export, registry
 from sitebuild.serve import SiteHandler, SiteServer
 from tests.browser.conftest import read_until_saved, routable, serving, start, stop, until, watch, within
 from tests.browser.test_bench_figures import FORTY

@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from attention import bench, bridge
+from attention import bench
+from attention.protocol import bridge
 from attention.bench_drawing import names
 from tests.browser.test_bench_page import READY, expected_state, shown_state
 

@@ -17,7 +17,7 @@ def test_the_header_links_pages_modules_and_answers_are_fetched_before_a_click(b
     page.on("request", lambda r: requests.append(r.url))
     page.goto(server + "mixture/")
     page.wait_for_selector('#fig-002 .runtime-status[data-state="ready"]', timeout=60000)
-    lab_module = re.compile(r"/static/js/lab\.[0-9a-f]{10}\.js$")
+    lab_module = re.compile(r"/static/js/figures/lab\.[0-9a-f]{10}\.js$")
     lab_answers = re.compile(r"/static/answers/lab\.[0-9a-f]{10}\.json$")
     page.wait_for_function("() => performance.getEntriesByType('resource').some(e => /answers\\/lab\\./.test(e.name))",
                            timeout=30000)

@@ -1,6 +1,6 @@
 """The example notebook in a real JupyterLab: its cells run in a real kernel, a reader's clicks
 in the output (a bench row, a FIG-002 row, a what-if toggle, a typed sentence) reach the kernel
-through attention.bridge, and the numbers drawn are the core's."""
+through attention.protocol.bridge, and the numbers drawn are the core's."""
 
 from __future__ import annotations
 

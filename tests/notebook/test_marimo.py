@@ -1,5 +1,5 @@
 """The marimo example under `marimo run`: a reader's clicks in the figures reach the kernel
-through attention.bridge, the numbers drawn are the core's, and nothing comes from elsewhere."""
+through attention.protocol.bridge, the numbers drawn are the core's, and nothing comes from elsewhere."""
 
 from __future__ import annotations
 

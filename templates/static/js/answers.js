@@ -10,7 +10,7 @@ const keys = new Map();
 let pending = 0; // tables still on their way
 
 // The one key of a request: JSON with object keys sorted and no spaces. Python's
-// attention.neighbours.key writes the same text (json.dumps(sort_keys=True, separators=(",", ":"),
+// attention.protocol.neighbours.key writes the same text (json.dumps(sort_keys=True, separators=(",", ":"),
 // ensure_ascii=False)) for the requests the tables hold (strings, integers, booleans, null).
 export function canonical(value) {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
@@ -51,7 +51,7 @@ export const loading = () => pending > 0;
 export const settled = () => Promise.all(tables.values());
 
 /** The answer to a request sent as JSON text, as a fresh object, or undefined. A request's
- * `have` (the matrix the page holds, attention.delta) changes no state: the tables are keyed
+ * `have` (the matrix the page holds, attention.protocol.delta) changes no state: the tables are keyed
  * without it, and their answers are whole. */
 export function lookup(json) {
   const answer = keys.get(keyOf(json));
@@ -93,7 +93,7 @@ export function near(figure, address) {
 }
 
 // Answers Python computed ahead in this visit (runtime.warm), as it wrote them: request text →
-// answer text. The bridge's answer depends on the request's text alone (attention.bridge
+// answer text. The bridge's answer depends on the request's text alone (attention.protocol.bridge
 // keeps its own by the same key), so one found here is the one Python would send.
 const computed = new Map();
 const COMPUTED = 64; // the newest, as many as the bridge keeps: every row of a 40-word sentence

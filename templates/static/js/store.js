@@ -22,7 +22,7 @@ export function createStore(ask) {
     openLink: () => Promise.resolve(), // opens the state of the page's address (page.js)
     warm: () => {}, // has Python compute requests the reader may make next (page.js; bench.js asks)
     good: null, // the last answer that computed: a bad input leaves it drawn (bench.js, trained.js)
-    held: null, // the bench's matrix as the page holds it (bench.js; attention.delta)
+    held: null, // the bench's matrix as the page holds it (bench.js; attention.protocol.delta)
     sentenceSent: null, // the bench's sentence and query when "Use sentence" was pressed (bench-notes.js)
     showQuery: null, // the lab's: show this query and compute it (lab.js; predict.js, whatif.js ask)
     get: () => state,

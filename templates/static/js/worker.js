@@ -1,5 +1,5 @@
 // The Python runtime, in a module worker so that loading it never blocks the page.
-// It only moves JSON text in and out: every number is computed by attention.bridge.
+// It only moves JSON text in and out: every number is computed by attention.protocol.bridge.
 // While it loads, it reports how many bytes have arrived, so a slow network shows progress
 // instead of timing out while the download is still going.
 
@@ -157,7 +157,7 @@ async function boot({ indexURL, wheelURL, ios }) {
   if (!saved) writeBytecode(pyodide, true); // kept with the packages for the next visit
   pyodide.runPython("import numpy");
   t = timed("import numpy", t);
-  const bridge = pyodide.pyimport("attention.bridge");
+  const bridge = pyodide.pyimport("attention.protocol.bridge");
   handle = bridge.handle_json; // kept: no runPython per request
   timed("import attention", t);
   if (!saved) {

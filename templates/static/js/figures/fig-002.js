@@ -1,9 +1,9 @@
 //# allFunctionsCalledOnLoad
 // FIG-002 made live: choose a query row and Python recomputes the whole table.
 
-import { bound, html, setAttr, setClass, setText } from "./dom.js";
+import { bound, html, setAttr, setClass, setText } from "../dom.js";
 
-/** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
+/** The live state this widget shows, by its name in the bridge (attention.protocol.registry.STATES):
  * FIG-002's query. page.js opens a link's state with it. */
 export const STATE = "fig-002";
 

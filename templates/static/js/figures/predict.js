@@ -2,7 +2,7 @@
 // Predict, then reveal: the reader commits to an answer, sees whether it was right, looks at
 // the lab (now on the zero query), and only then gets the explanation.
 
-import { html, setAttr } from "./dom.js";
+import { html, setAttr } from "../dom.js";
 
 const VERDICT = {
   true: "Right: the output does not become zero.",

@@ -9,7 +9,7 @@ breaks the page.
 
 from __future__ import annotations
 
-from . import lab, whatif
+from .. import lab, whatif
 
 __all__ = ["MAX_VALUE", "bits", "read", "removed_parameter"]
 
@@ -47,7 +47,7 @@ def read(params: dict, parameters: tuple[str, ...], apply, steps: tuple[str, ...
          ) -> tuple[dict, list[str]]:
     """Return (state, notices about parameters that were ignored) for a figure whose URL
     takes ``parameters``, each applied in that order by ``apply(name, value, state)``, and
-    ``without`` the what-if ``steps`` it offers (attention.registry.from_url names them).
+    ``without`` the what-if ``steps`` it offers (attention.protocol.registry.from_url names them).
 
     >>> def apply(name, value, state):
     ...     if not value.isdigit():

@@ -19,7 +19,8 @@ import functools
 import json
 import math
 
-from . import bench_view, export, lab, quiz, registry
+from .. import bench_view, lab, quiz
+from . import export, registry
 from .records import RequestError
 
 __all__ = ["MAX_REQUEST", "handle", "handle_json"]

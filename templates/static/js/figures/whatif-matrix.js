@@ -5,7 +5,7 @@
 // matrix to show: the table's one writer (the matrix's module, renderMatrix) fills it, so it stays
 // one table and one markup source.
 
-import { $, setText } from "./dom.js";
+import { $, setText } from "../dom.js";
 
 export function mount(root, store) {
   const box = $(root, 'input[name="whatif-matrix"]');
@@ -16,7 +16,7 @@ export function mount(root, store) {
   let data = null; // the newest good answer
 
   const draw = () => {
-    // an answer that left out the matrix the page holds (attention.delta) and could not be
+    // an answer that left out the matrix the page holds (attention.protocol.delta) and could not be
     // completed is asked again in full by bench.js: draw nothing from it meanwhile
     if (!data || !data.whatif || !data.matrix) return;
     const cf = data.whatif.matrix;

@@ -4,7 +4,7 @@
 // Python) and brings the drawing into view.
 
 import { ask, mountBench, STATE } from "./bench.js";
-import { $, glide, setAttr, setClass, setText } from "./dom.js";
+import { $, glide, setAttr, setClass, setText } from "../dom.js";
 
 export { STATE };
 

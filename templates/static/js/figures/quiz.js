@@ -5,9 +5,9 @@
 // of the page's first state into the page, so they work at once, before Python (and without
 // it); those of states one click away are in the precomputed tables.
 
-import { $, setAttr, setClass, setText } from "./dom.js";
-import { writeNear } from "./near.js";
-import * as runtime from "./runtime.js";
+import { $, setAttr, setClass, setText } from "../dom.js";
+import { writeNear } from "../near.js";
+import * as runtime from "../runtime.js";
 
 /** Make `parent` hold n copies of its first child (the markup the build wrote). */
 function ensureChildren(parent, n) {

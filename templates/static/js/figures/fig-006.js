@@ -6,7 +6,7 @@
 
 import { ask, mountBench, STATE } from "./bench.js";
 import { fillCell, fillColHead, fillRowHead } from "./bench-parts.js";
-import { $, dropAttrs, part, setAttr, setClass, setText, syncList } from "./dom.js";
+import { $, dropAttrs, part, setAttr, setClass, setText, syncList } from "../dom.js";
 
 export { STATE };
 

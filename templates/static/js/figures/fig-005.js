@@ -5,8 +5,8 @@
 
 import { ask, mountBench, STATE } from "./bench.js";
 import { fillRowNumbers, markRow } from "./bench-parts.js";
-import { $, bound, part, setAttr, setText, syncList } from "./dom.js";
-import { fillNear, watchNear } from "./near.js";
+import { $, bound, part, setAttr, setText, syncList } from "../dom.js";
+import { fillNear, watchNear } from "../near.js";
 
 export { STATE };
 

@@ -10,8 +10,8 @@ import { sentenceSent } from "./bench-notes.js";
 import { fillDial, fillManifold, fillStratum, fillStratumLabel, fillValve, markValve } from "./bench-parts.js";
 import { wireWalk } from "./bench-walk.js";
 import { renderWhatifDrawing } from "./bench-whatif.js";
-import { $, bound, part, setAttr, setText, syncList } from "./dom.js";
-import { watchNear, writeNear } from "./near.js";
+import { $, bound, part, setAttr, setText, syncList } from "../dom.js";
+import { watchNear, writeNear } from "../near.js";
 
 export { STATE };
 

@@ -3,10 +3,10 @@
 // state (sentence, query, head) through the shared store; this module only picks the trained
 // rows out of the JSON files the build wrote, and computes nothing.
 
-import { $, dropAttrs, html, markStale, setAttr, setText } from "./dom.js";
-import { watchNear, whenIdle, writeNear } from "./near.js";
+import { $, dropAttrs, html, markStale, setAttr, setText } from "../dom.js";
+import { watchNear, whenIdle, writeNear } from "../near.js";
 
-/** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
+/** The live state this widget shows, by its name in the bridge (attention.protocol.registry.STATES):
  * the comparison shows the bench's state beside a trained head. page.js opens a link's state with it. */
 export const STATE = "bench";
 

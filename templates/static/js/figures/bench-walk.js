@@ -4,7 +4,7 @@
 // build's numbers; the drawing's module keeps every step's numbers current, and this module only
 // chooses which step is shown, lights it and announces it (the step's words are Python's).
 
-import { $, dropAttrs, glideSpan, headerRoom, headerShown, setAttr, setClass, setHidden, setText } from "./dom.js";
+import { $, dropAttrs, glideSpan, headerRoom, headerShown, setAttr, setClass, setHidden, setText } from "../dom.js";
 
 /** Wire the walk's buttons; returns what to call when a new answer is drawn. */
 export function wireWalk(root) {

@@ -24,7 +24,7 @@ class RequestError(ValueError):
 
 @dataclass(frozen=True, kw_only=True)
 class State:
-    """A state a reader changes, computed by the bridge (attention.bridge)."""
+    """A state a reader changes, computed by the bridge (attention.protocol.bridge)."""
 
     name: str  # the bridge's name for it, e.g. "bench"
     answer: Callable[[dict], dict]  # a request's fields -> the figure's data

@@ -1,6 +1,6 @@
 """The states one click away from a figure's state, written as the requests its page sends.
 
-A page answers these from a table computed at build time by ``attention.bridge`` itself, so
+A page answers these from a table computed at build time by ``attention.protocol.bridge`` itself, so
 a click is drawn at once, before Python has loaded; any other state goes to Python. Each
 state's neighbours are declared in its module (attention.figures) and nowhere else: a new
 control that sends a new request is one more line there. A request must be what the page's

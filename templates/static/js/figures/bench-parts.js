@@ -4,7 +4,7 @@
 // name writes, so a filled clone is the markup the build writes for that state. They only
 // write what changed (dom.js) and never read layout.
 
-import { dropAttrs, setAttr, setClass, setText } from "./dom.js";
+import { dropAttrs, setAttr, setClass, setText } from "../dom.js";
 
 export function fillDial(g, x) {
   setAttr(g, "class", `dial ${x.state} c${x.colour} p${x.pattern}${x.best ? " best" : ""}`

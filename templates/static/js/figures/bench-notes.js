@@ -3,7 +3,7 @@
 // as it was, a sentence typed but not used yet, and the query a new sentence moved. Each
 // returns text; the drawing's module writes it (the controls' one writer).
 
-import { $ } from "./dom.js";
+import { $ } from "../dom.js";
 
 // A field the reader left invalid (aria-invalid) whose text an answer replaces: the answer was
 // computed from the last value that could be, as the field now shows, and its message says so

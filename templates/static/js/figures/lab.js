@@ -1,9 +1,9 @@
 //# allFunctionsCalledOnLoad
 // The lab: the reader moves the query, blocks keys and sets T; Python recomputes everything.
 
-import { $, dropAttrs, setAttr, setClass, setText, staleWhy } from "./dom.js";
+import { $, dropAttrs, setAttr, setClass, setText, staleWhy } from "../dom.js";
 
-/** The live state this widget shows, by its name in the bridge (attention.registry.STATES):
+/** The live state this widget shows, by its name in the bridge (attention.protocol.registry.STATES):
  * the lab's state. page.js opens a link's state with it. */
 export const STATE = "lab";
 

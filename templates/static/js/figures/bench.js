@@ -6,10 +6,10 @@
 // first figure, says what went wrong and announces each answer; each figure draws its part.
 
 import { dropped, queryNote, unused } from "./bench-notes.js";
-import { $, bound, dropAttrs, markStale, setAttr, setText } from "./dom.js";
+import { $, bound, dropAttrs, markStale, setAttr, setText } from "../dom.js";
 
 /** The live state the bench's figures show, by its name in the bridge
- * (attention.registry.STATES): attention/figures/bench_state.py. page.js opens a link's state
+ * (attention.protocol.registry.STATES): attention/figures/bench_state.py. page.js opens a link's state
  * with it. */
 export const STATE = "bench";
 
@@ -18,7 +18,7 @@ export function ask(store, change) {
   store.change(() => ({ figure: STATE, ...store.good.state }), change);
 }
 
-// An answer may leave out the matrix the page holds (attention.delta): fill it in from the
+// An answer may leave out the matrix the page holds (attention.protocol.delta): fill it in from the
 // group's own copy when the answer names that very matrix; false when it cannot be (the
 // page must then ask again in full rather than keep numbers of another state).
 function complete(store, data) {

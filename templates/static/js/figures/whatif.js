@@ -3,7 +3,7 @@
 // Python computes both (attention.whatif, in the figure's own answer); this module turns the
 // reader's toggles into requests on the figure's store and places the texts it gets back.
 
-import { $, dropAttrs, setAttr, setClass, setText } from "./dom.js";
+import { $, dropAttrs, setAttr, setClass, setText } from "../dom.js";
 
 /** The steps the reader has ticked, in the order the toggles are written. */
 const ticked = (root) => [...root.querySelectorAll('input[name="without"]:checked')].map((b) => b.value);

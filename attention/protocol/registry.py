@@ -14,7 +14,7 @@ are in the figures' own modules (attention.figures): everything here is derived 
 from __future__ import annotations
 
 from . import urlstate
-from .figures import FIGURES, STATES
+from ..figures import FIGURES, STATES
 from .records import Figure, State
 
 __all__ = ["ALIASES", "EXPORTS", "FIGURES", "STATES", "Figure", "State", "embed", "export",

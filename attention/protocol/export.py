@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 
-from . import toy, whatif
+from .. import toy, whatif
 
 __all__ = ["WITHOUT_COLUMNS", "caption", "filename", "to_csv", "without_cells"]
 
@@ -40,7 +40,7 @@ def _slug(text: str) -> str:
 def filename(table: dict) -> str:
     """Name a download by its state, without the extension.
 
-    >>> from attention.registry import export
+    >>> from attention.protocol.registry import export
     >>> filename(export("fig-004", {"query": 6}))
     'attention-bench-fig-004-coreference-q6-T1'
     >>> filename(export("fig-003", {"query": ["-0.5", "2"], "without": ["shift"]}))
@@ -73,7 +73,7 @@ def caption(table: dict) -> list[str]:
     """Say in words which state a download shows, in lines for the foot of its drawing: a
     drawing put on a slide otherwise carries its sentence, head and T only in the file's name.
 
-    >>> from attention.registry import export
+    >>> from attention.protocol.registry import export
     >>> caption(export("fig-004", {"query": 6}))
     ['Attention Bench, FIG-004: head coreference, query “she”\xa0(word\xa06), T = 1.', 'Sentence: “the engineer fixed the bridge before she left”.']
     >>> caption(export("fig-003", {"query": ["-0.5", "2"], "without": ["shift"]}))

@@ -5,7 +5,7 @@
 // place them in clones of the parts the build wrote (templates/figures/bench-parts.html),
 // writing what each macro of the same name writes.
 
-import { bound, part, setAttr, setClass, setText, syncList } from "./dom.js";
+import { bound, part, setAttr, setClass, setText, syncList } from "../dom.js";
 
 export function fillGhost(g, x) {
   setAttr(g, "class", `ghost${x.off ? " off" : ""}`);
