@@ -55,11 +55,19 @@ def test_a_bench_deep_link_reopens_the_exact_state(booted, viewport_width):
     page.wait_for_function("() => ['head=coreference', 't=0.5', 'shut=1'].every(s => location.search.includes(s))")
 
 
-@pytest.mark.parametrize("params, name", [
+TAMPERED = [
     ("t=abc", "t=abc"), ("t=-1", "t=-1"), ("head=%3Cscript%3Ewindow.__owned%3D1%3C%2Fscript%3E", "head=<script>"),
     ("sentence=%3Cimg%20src%3Dx%20onerror%3D%22window.__owned%3D1%22%3E", "sentence=<img src=x"),
     ("sentence=" + "a" * 10000, "sentence: longer than 500"),
-])
+]
+
+
+# Each tampered address at 1280 px; at 360 px the longest notice (what a phone's layout could
+# cut), not all five again: the words, the defaults and the escaping do not depend on the width,
+# and each case boots Python in a fresh page of its own (a fifth of a minute of CI's two cores).
+@pytest.mark.parametrize("viewport_width, params, name",
+                         [(1280, *t) for t in TAMPERED] + [(360, *TAMPERED[-1])], indirect=["viewport_width"],
+                         ids=[f"desktop-{t[1]}" for t in TAMPERED] + [f"phone-{TAMPERED[-1][1]}"])
 def test_tampered_parameters_show_a_notice_and_keep_the_defaults(site_page, params, name):
     page = site_page.page
     dialogs = []
