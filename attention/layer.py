@@ -42,7 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import bench
-from .ops import attend, project
+from .ops import attend, project, read_only
 
 __all__ = ["D_MODEL", "EPS", "SLOTS", "STREAM", "THRESHOLD", "UNITS", "Head", "Layer", "forward",
            "layer_norm"]
@@ -83,14 +83,7 @@ class Head:
     output: np.ndarray
 
     def __post_init__(self):
-        _read_only(self)
-
-
-def _read_only(record) -> None:
-    """Make a record's arrays read-only: a step shown is a step computed, never edited after."""
-    for value in vars(record).values():
-        if isinstance(value, np.ndarray):
-            value.flags.writeable = False
+        read_only(self)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -120,7 +113,7 @@ class Layer:
     eps: float
 
     def __post_init__(self):
-        _read_only(self)
+        read_only(self)
 
 
 def _padded(W: np.ndarray) -> np.ndarray:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Trace", "attend", "mix", "project", "scale", "scores", "softmax"]
+__all__ = ["Trace", "attend", "mix", "project", "read_only", "scale", "scores", "softmax"]
 
 
 def _matrix(name: str, a) -> np.ndarray:
@@ -190,9 +190,19 @@ class Trace:
     output: np.ndarray
 
     def __post_init__(self):
-        for value in vars(self).values():
-            if isinstance(value, np.ndarray):
-                value.flags.writeable = False
+        read_only(self)
+
+
+def read_only(record) -> None:
+    """Make a record's arrays read-only: a stage shown is a stage computed, never edited after.
+
+    >>> tr = attend([[1.0]], [[1.0]], [[2.0]])
+    >>> tr.weights.flags.writeable
+    False
+    """
+    for value in vars(record).values():
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
 
 
 def attend(Q, K, V, mask=None, temperature: float = 1.0) -> Trace:
