@@ -44,8 +44,8 @@ import numpy as np
 from . import bench
 from .ops import attend, project, read_only
 
-__all__ = ["D_MODEL", "EPS", "SLOTS", "STREAM", "THRESHOLD", "UNITS", "Head", "Layer", "forward",
-           "layer_norm"]
+__all__ = ["D_MODEL", "EPS", "SLOTS", "STREAM", "SWITCHES", "THRESHOLD", "UNITS", "Head", "Layer",
+           "forward", "layer_norm"]
 
 # What each head writes, and where: (head, the feature of its output, the slot it lands in).
 WRITES = (
@@ -66,6 +66,10 @@ EPS = 1e-5  # LayerNorm's epsilon, as PyTorch's default
 # -0.9: two of them add to more than 2 when a word has both, and to at most about 1.2 when it
 # has one, so a unit subtracting 1.5 passes the ReLU only when both are there.
 THRESHOLD = 1.5
+# The parts a reader can switch off (besides one head): each removes its step and changes only
+# the steps after it. Without the residual, neither sum adds back what came in; without layer
+# norm, both normalisations pass their input through; without the MLP, it adds nothing.
+SWITCHES = ("residual", "layer_norm", "mlp")
 
 
 @dataclass(frozen=True)
@@ -111,6 +115,8 @@ class Layer:
     beta2: np.ndarray  # (D_MODEL,)
     output: np.ndarray  # (n, D_MODEL) = LayerNorm(norm1 + mlp)
     eps: float
+    without: tuple[str, ...] = ()  # the parts switched off (SWITCHES)
+    silent: str | None = None  # the head switched off: its output is 0 in the concatenation
 
     def __post_init__(self):
         read_only(self)
@@ -155,8 +161,23 @@ def _mlp_weights() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return W_1, b_1, W_2, b_2
 
 
-def forward(words, temperature: float = 1.0) -> Layer:
-    """Run the layer over a sentence (lexicon words) at a temperature; keep every step."""
+def forward(words, temperature: float = 1.0, without=(), silent: str | None = None) -> Layer:
+    """Run the layer over a sentence (lexicon words) at a temperature; keep every step.
+
+    ``without`` names parts switched off (``SWITCHES``) and ``silent`` one head whose output
+    is set to 0; each changes only the steps after it:
+
+    >>> full = forward(bench.DEFAULT_SENTENCE)
+    >>> cut = forward(bench.DEFAULT_SENTENCE, without=["layer_norm"])
+    >>> bool((cut.after_attention == full.after_attention).all()), bool((cut.norm1 == full.norm1).all())
+    (True, False)
+    """
+    unknown = set(without) - set(SWITCHES)
+    if unknown:
+        raise ValueError(f"cannot switch off {', '.join(sorted(unknown))}; "
+                         f"choose from {', '.join(SWITCHES)}")
+    if silent is not None and silent not in bench.HEADS:
+        raise ValueError(f"no head {silent!r}; choose one of {', '.join(bench.HEADS)}")
     features = bench.encode(words)  # (n, 11)
     n = len(features)
     x = np.hstack([features, np.zeros((n, len(SLOTS)))])  # (n, D_MODEL)
@@ -167,19 +188,25 @@ def forward(words, temperature: float = 1.0) -> Layer:
         tr = attend(project(x, W_Q), project(x, W_K), project(x, W_V), mask=allowed,
                     temperature=temperature)
         heads.append(Head(name, W_Q, W_K, W_V, tr.weights, tr.output))  # (n, n), (n, d_v)
-    concat = np.hstack([h.output for h in heads])  # (n, heads x d_v)
+    concat = np.hstack([0 * h.output if h.name == silent else h.output
+                        for h in heads])  # (n, heads x d_v)
     W_O = _w_o([h.name for h in heads], heads[0].output.shape[1])  # (heads x d_v, D_MODEL)
     projected = concat @ W_O  # (n, D_MODEL)
-    after_attention = x + projected  # (n, D_MODEL)
+    keep = 0.0 if "residual" in without else 1.0  # what each sum adds back of its input
+    after_attention = keep * x + projected  # (n, D_MODEL)
     gamma1, beta1 = np.ones(D_MODEL), np.zeros(D_MODEL)  # (D_MODEL,) each
-    norm1 = layer_norm(after_attention, gamma1, beta1)  # (n, D_MODEL)
+    norm = (lambda a, g, b: a) if "layer_norm" in without else layer_norm
+    norm1 = norm(after_attention, gamma1, beta1)  # (n, D_MODEL)
     W_1, b_1, W_2, b_2 = _mlp_weights()
     hidden = np.maximum(norm1 @ W_1 + b_1, 0.0)  # (n, d_ff)
     mlp = hidden @ W_2 + b_2  # (n, D_MODEL)
+    if "mlp" in without:
+        hidden, mlp = np.zeros_like(hidden), np.zeros_like(mlp)  # (n, d_ff), (n, D_MODEL)
     gamma2, beta2 = np.ones(D_MODEL), np.zeros(D_MODEL)  # (D_MODEL,) each
-    output = layer_norm(norm1 + mlp, gamma2, beta2)  # (n, D_MODEL)
+    output = norm(keep * norm1 + mlp, gamma2, beta2)  # (n, D_MODEL)
     return Layer(words=tuple(w.lower() for w in words), temperature=float(temperature), x=x,
                  heads=tuple(heads), concat=concat, W_O=W_O, projected=projected,
                  after_attention=after_attention, gamma1=gamma1, beta1=beta1, norm1=norm1,
                  W_1=W_1, b_1=b_1, hidden=hidden, W_2=W_2, b_2=b_2, mlp=mlp, gamma2=gamma2,
-                 beta2=beta2, output=output, eps=EPS)
+                 beta2=beta2, output=output, eps=EPS,
+                 without=tuple(s for s in SWITCHES if s in without), silent=silent)
