@@ -33,6 +33,10 @@ SKIP_DIRS = ("runtime/", "py/")  # third-party or binary: never scanned for refe
 NO_REFERENCES = ("static/answers/", "data/")  # Python's answers and data: numbers and words that name no file
 MANIFEST = ".attention-bench-assets.json"  # this build's hashed files, for the next build
 _REF = re.compile(r"""(?P<q>["'`])(?P<u>[^"'`\s<>\\(){}]+)(?P=q)|url\(\s*(?P<c>[^"')\s]+)\s*\)""")
+# a page's list of answer tables, in one attribute: data-answers="../a.json ../b.json" (and
+# data-near, and the head's meta that names them for answers.js)
+_LIST = re.compile(r'(?:(?<=data-answers=")|(?<=data-near=")|(?<=name="attention-bench-answers" content="))'
+                   r'[^"<>]+ [^"<>]+(?=")')
 _HASHED = re.compile(rf"\.[0-9a-f]{{{HASH_DIGITS}}}(\.[^./]+)$")
 
 
@@ -120,6 +124,9 @@ def rewrite(text: str, where: str, names: dict[str, str]) -> str:
     >>> rewrite('import "./a.js"; url(../b.css) "./c.js?x"', "static/j/m.js",
     ...         {"static/j/a.js": "static/j/a.1.js", "static/b.css": "static/b.2.css"})
     'import "./a.1.js"; url(../b.2.css) "./c.js?x"'
+    >>> rewrite('<body data-answers="../a.json ../b.json">', "x/index.html",
+    ...         {"a.json": "a.1.json", "b.json": "b.2.json"})
+    '<body data-answers="../a.1.json ../b.2.json">'
     """
     leaves = _leaves(names)
 
@@ -133,7 +140,10 @@ def rewrite(text: str, where: str, names: dict[str, str]) -> str:
         path, tail = _split(url)
         new = path[: path.rfind("/") + 1] + posixpath.basename(names[target]) + tail
         return m.group(0).replace(url, new, 1)
-    return _REF.sub(swap, text)
+
+    def swap_list(m: re.Match) -> str:
+        return " ".join(rewrite(f'"{url}"', where, names)[1:-1] for url in m.group(0).split(" "))
+    return _REF.sub(swap, _LIST.sub(swap_list, text))
 
 
 def _order(graph: dict[str, set[str]]) -> list[str]:
