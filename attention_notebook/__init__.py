@@ -8,7 +8,7 @@ own has its class in a module named after it (``fig_NNN.py``), found here.
 >>> Fig002(query="grid").query, Bench(head="previous-token").head
 ('grid', 'previous-token')
 >>> __all__
-['Bench', 'Fig002']
+['Bench', 'Fig002', 'Fig009']
 """
 
 import importlib

@@ -26,7 +26,7 @@ from .render import Page, PageRenderer, Rendered, make_env, read_front_matter, t
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
-CHAPTERS = ("roles", "mixture", "lab", "bench")  # reading order; each is templates/chapters/<slug>.md
+CHAPTERS = ("roles", "mixture", "lab", "bench", "layer")  # reading order; each is templates/chapters/<slug>.md
 CDN = f"https://cdn.jsdelivr.net/pyodide/v{runtime.PYODIDE_VERSION}/full/"
 RUNTIME_DIR = f"runtime/{runtime.PYODIDE_VERSION}/"  # versioned, so hosts may cache it for a year
 

@@ -32,7 +32,7 @@ def answer(table: dict, request: dict) -> dict:
 
 def test_every_table_is_written_and_computed_in_pyodide(built_site):
     found = tables(built_site)
-    assert sorted(found) == ["bench", "fig-001", "fig-002", "lab"]
+    assert sorted(found) == ["bench", "fig-001", "fig-002", "fig-010", "lab", "layer"]
     for name, table in found.items():
         assert table["schema"] == 1 and table["figure"] == name
         assert table["generator"]["runtime"] == "pyodide 0.27.7", "the browser's own runtime"

@@ -33,8 +33,9 @@ class _Urls(HTMLParser):
                 continue
             if name in ("src", "href") and tag in ("link", "script", "img", "iframe", "source"):
                 self.urls.append(value)
-            elif name.startswith("data-") and re.match(r"^(\.\.?/|/)", value):
-                self.urls.append(value)
+            elif (name.startswith("data-") or tag == "meta" and name == "content") \
+                    and re.match(r"^(\.\.?/|/)", value):
+                self.urls.extend(value.split())  # data-answers lists a page's tables
 
 
 def _site_path(site: Path, page: Path, url: str) -> str | None:
@@ -158,7 +159,7 @@ def test_a_changed_module_renames_it_and_every_module_that_imports_it(templates,
     assert changed == {"dom.js", "bench-notes.js", "bench-parts.js", "bench-walk.js", "near.js", "bench.js", "lab.js", "quiz.js",
                        "fig-004.js", "fig-005.js", "fig-006.js", "fig-007.js",
                        "share.js", "trained.js", "whatif.js", "bench-whatif.js",
-                       "whatif-matrix.js", "page.js", "swap.js", "nav.js", "fig-002.js",
+                       "whatif-matrix.js", "page.js", "swap.js", "nav.js", "fig-002.js", "fig-009.js",
                        "predict.js", "status.js", "guide.js", "header.js", "scrolling.js", "anchor.js",
                        "place.js", "widgets.js"}
     a_pages, b_pages = ((tmp_path / s / "mixture" / "index.html").read_text() for s in "ab")

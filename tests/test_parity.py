@@ -310,4 +310,4 @@ def test_every_precomputed_answer_is_what_pyodide_answers_byte_for_byte(built_si
               if json.dumps(entry) != theirs]
     assert not differ, f"{len(differ)} of {len(entries)} entries differ:\n" + "\n".join(differ[:20])
     assert len(entries) >= 40 and {name for name, _, _ in entries} == {
-        "bench.json", "fig-001.json", "fig-002.json", "lab.json"}
+        "bench.json", "fig-001.json", "fig-002.json", "fig-010.json", "lab.json", "layer.json"}

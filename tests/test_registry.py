@@ -29,7 +29,7 @@ def test_the_record_lists_the_figures_in_the_order_a_reader_meets_them():
 
 def test_every_figure_has_one_record_with_its_own_number_embed_and_template():
     numbers = [f.number for f in registry.FIGURES]
-    assert sorted(numbers) == [f"FIG-00{n}" for n in range(1, 9)]
+    assert sorted(numbers) == [f"FIG-{n:03}" for n in range(1, 11)]
     assert len({f.embed for f in registry.FIGURES}) == len(numbers)
     for f in registry.FIGURES:
         first = (TEMPLATES / "figures" / f"{f.id}.html").read_text(encoding="utf-8")
@@ -48,7 +48,7 @@ def test_a_figure_has_one_name_in_addresses_and_its_old_embed_ids_lead_to_it():
     assert {alias: registry.embed(alias).number for alias in registry.ALIASES} == old
     assert not set(registry.ALIASES) & {f.id for f in registry.FIGURES}
     assert registry.export("bench-matrix", {"head": "sink"}) == registry.export("fig-006", {"head": "sink"})
-    assert registry.embed("fig-009") is None
+    assert registry.embed("fig-011") is None
 
 
 def test_each_live_widget_says_which_state_it_shows_as_its_figures_record_does():
@@ -57,7 +57,7 @@ def test_each_live_widget_says_which_state_it_shows_as_its_figures_record_does()
     modules = widget_modules()
     shown = {f.widget: f.state for f in registry.FIGURES if f.widget}
     assert shown == {"fig-002": "fig-002", "lab": "lab", "fig-004": "bench", "fig-005": "bench",
-                     "fig-006": "bench", "trained": "bench"}
+                     "fig-006": "bench", "trained": "bench", "fig-009": "layer"}
     bench = (JS / "figures" / "bench.js").read_text(encoding="utf-8")
     for widget, state in shown.items():
         text = modules[widget]
@@ -72,14 +72,15 @@ def test_the_bridge_the_downloads_and_the_answers_tables_follow_the_records():
     assert set(registry.STATES) <= set(bridge.FIGURES)
     assert {name: fields for name, (_, fields) in bridge.FIGURES.items() if name in registry.STATES} \
         == {name: s.fields for name, s in registry.STATES.items()}
-    assert set(registry.EXPORTS) == {"fig-001", "fig-002", "fig-003", "fig-004", "fig-005", "fig-006"}
+    assert set(registry.EXPORTS) == {"fig-001", "fig-002", "fig-003", "fig-004", "fig-005", "fig-006",
+                                     "fig-009", "fig-010"}
     assert answers.widgets() == {"fig-002": "fig-002", "lab": "lab", "fig-004": "bench", "fig-005": "bench",
-                                 "fig-006": "bench"}
-    assert answers.table_names() == ["bench", "fig-001", "fig-002", "lab"]
+                                 "fig-006": "bench", "fig-009": "layer"}
+    assert answers.table_names() == ["bench", "fig-001", "fig-002", "fig-010", "lab", "layer"]
     assert [e.id for e in embeds.registry()] == [f.embed for f in registry.FIGURES]
 
 
-SCRATCH_MODULE = '''"""FIG-009, a figure made up for a test."""
+SCRATCH_MODULE = '''"""FIG-011, a figure made up for a test."""
 
 from ..protocol.records import Figure
 
@@ -92,13 +93,13 @@ def export(state: dict) -> dict:
     return {"columns": ["word"], "rows": [["one"], ["two"]]}
 
 
-FIGURE = Figure(number="FIG-009", chapter="roles", title="A figure made up for a test",
+FIGURE = Figure(number="FIG-011", chapter="roles", title="A figure made up for a test",
                 data=data, export=export, live=False)
 '''
 SCRATCH_TEMPLATE = (
-    '<figure class="figure" id="fig-009" data-embed="fig-009"{{ " data-export" if "fig-009" in exports }}'
-    ' aria-labelledby="fig-009-title"><p class="fig-title" id="fig-009-title"><span class="fig-id">'
-    'FIG-009</span> Made up</p><ul>{% for w in fig.words %}<li>{{ w }}</li>{% endfor %}</ul></figure>')
+    '<figure class="figure" id="fig-011" data-embed="fig-011"{{ " data-export" if "fig-011" in exports }}'
+    ' aria-labelledby="fig-011-title"><p class="fig-title" id="fig-011-title"><span class="fig-id">'
+    'FIG-011</span> Made up</p><ul>{% for w in fig.words %}<li>{{ w }}</li>{% endfor %}</ul></figure>')
 # What a build sees of a scratch package: its own attention/ first on the path.
 SCRATCH_BUILD = """
 import json, sys
@@ -109,12 +110,12 @@ from sitebuild.site import build
 assert registry.__file__.startswith(sys.argv[1]), registry.__file__
 build(__import__("pathlib").Path(sys.argv[2]), __import__("pathlib").Path(sys.argv[3]))
 print(json.dumps(embeds.unmeasured()))
-print(json.dumps(registry.export("fig-009")))
+print(json.dumps(registry.export("fig-011")))
 """
 
 
 def test_a_new_figure_is_its_module_its_template_and_one_line_in_its_chapter(tmp_path):
-    """Adding a figure, as ARCHITECTURE.md tells it: a made-up FIG-009 is a module in
+    """Adding a figure, as ARCHITECTURE.md tells it: a made-up FIG-011 is a module in
     attention/figures (its record, data builder and download), its template, and the one line
     of its chapter that draws it. Nothing else in the package or the templates is edited: the
     build draws it in its chapter and on an embed page of its own, lists it in the guide (its
@@ -123,28 +124,28 @@ def test_a_new_figure_is_its_module_its_template_and_one_line_in_its_chapter(tmp
     package = tmp_path / "package"
     shutil.copytree(ROOT / "attention", package / "attention",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    (package / "attention" / "figures" / "fig_009.py").write_text(SCRATCH_MODULE, encoding="utf-8")
+    (package / "attention" / "figures" / "fig_011.py").write_text(SCRATCH_MODULE, encoding="utf-8")
     templates = tmp_path / "templates"
     shutil.copytree(TEMPLATES, templates)
-    (templates / "figures" / "fig-009.html").write_text(SCRATCH_TEMPLATE, encoding="utf-8")
+    (templates / "figures" / "fig-011.html").write_text(SCRATCH_TEMPLATE, encoding="utf-8")
     chapter = templates / "chapters" / "roles.md"
-    chapter.write_text(chapter.read_text(encoding="utf-8") + '\n{{ figure("FIG-009") }}\n', encoding="utf-8")
+    chapter.write_text(chapter.read_text(encoding="utf-8") + '\n{{ figure("FIG-011") }}\n', encoding="utf-8")
     site = tmp_path / "site"
     done = subprocess.run([sys.executable, "-c", SCRATCH_BUILD, str(package), str(site), str(templates)],
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert json.loads(done.stdout.splitlines()[-2]) == ["fig-009"]
+    assert json.loads(done.stdout.splitlines()[-2]) == ["fig-011"]
     assert json.loads(done.stdout.splitlines()[-1]) == {
-        "figure": "fig-009", "columns": ["word"], "rows": [["one"], ["two"]]}
-    for page in ("roles/index.html", "embed/fig-009/index.html"):
+        "figure": "fig-011", "columns": ["word"], "rows": [["one"], ["two"]]}
+    for page in ("roles/index.html", "embed/fig-011/index.html"):
         html = (site / page).read_text(encoding="utf-8")
-        opening = re.search(r'<figure [^>]*id="fig-009"[^>]*>', html)[0]
+        opening = re.search(r'<figure [^>]*id="fig-011"[^>]*>', html)[0]
         assert "<li>one</li><li>two</li>" in html and " data-export" in opening, page
-    assert "A figure made up for a test" in (site / "embed" / "fig-009" / "index.html").read_text(encoding="utf-8")
+    assert "A figure made up for a test" in (site / "embed" / "fig-011" / "index.html").read_text(encoding="utf-8")
     guide = (site / "embed" / "index.html").read_text(encoding="utf-8")
     tallest = max(h["column"] for h in embeds.heights().values())
-    assert "fig-009/" in guide and f'height="{tallest}"' in guide
+    assert "fig-011/" in guide and f'height="{tallest}"' in guide
     # its download, precomputed by the same bridge in Pyodide from the wheel of that package
-    [table] = (site / "static" / "answers").glob("fig-009.*.json")
+    [table] = (site / "static" / "answers").glob("fig-011.*.json")
     [answer] = json.loads(table.read_text(encoding="utf-8"))["answers"]
     assert answer["ok"] and answer["data"]["csv"] == "word\none\ntwo\n", answer

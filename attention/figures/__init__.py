@@ -10,7 +10,7 @@ module here (and its template, ``templates/figures/fig-NNN.html``).
 >>> [f.number for f in FIGURES if f.state == "bench"]
 ['FIG-004', 'FIG-005', 'FIG-006', 'FIG-008']
 >>> list(STATES)
-['fig-002', 'lab', 'bench']
+['fig-002', 'lab', 'bench', 'layer']
 """
 
 from __future__ import annotations

@@ -10,12 +10,13 @@ import * as fig002 from "../../templates/static/js/figures/fig-002.js";
 import * as fig004 from "../../templates/static/js/figures/fig-004.js";
 import * as fig005 from "../../templates/static/js/figures/fig-005.js";
 import * as fig006 from "../../templates/static/js/figures/fig-006.js";
+import * as fig009 from "../../templates/static/js/figures/fig-009.js";
 import * as whatif from "../../templates/static/js/figures/whatif.js";
 import * as whatifMatrix from "../../templates/static/js/figures/whatif-matrix.js";
 
 // The widgets a notebook figure can hold, by their data-widget name, as page.js names them.
 const WIDGETS = {
-  "fig-002": fig002, "fig-004": fig004, "fig-005": fig005, "fig-006": fig006, whatif, "whatif-matrix": whatifMatrix,
+  "fig-002": fig002, "fig-004": fig004, "fig-005": fig005, "fig-006": fig006, "fig-009": fig009, whatif, "whatif-matrix": whatifMatrix,
 };
 let views = 0;
 

@@ -1,0 +1,113 @@
+"""FIG-009, "A sentence through a whole layer" (chapter 5): the reader's sentence through the
+four heads, W_O, the residual, layer norm and the MLP, for one word the reader follows, with
+every number's working and switches that take a part out. ``?sentence=...&word=6&t=1&
+off=mlp&silent=coreference`` reopens one.
+"""
+
+from __future__ import annotations
+
+from .. import bench, layer, layer_view
+from ..bench_input import BenchInputError
+from ..protocol.records import Figure, RequestError, State
+from ..protocol.urlstate import t_meaning
+
+__all__ = ["FIGURE", "STATE", "answer", "apply", "data", "export", "neighbours", "url"]
+
+NAME = "layer"  # its state's name, as the bridge and the page send it
+PARAMETERS = ("sentence", "word", "t", "off", "silent")
+
+
+def data(**state) -> dict:
+    """The figure's data: the layer's view of a state (attention.layer_view), plus what never
+    changes: the input limits, the heads' names and the parts that switch off.
+
+    >>> d = data()
+    >>> d["focus"]["word"], d["max_words"], [s["name"] for s in d["switches"]]
+    ('she', 40, ['residual', 'layer_norm', 'mlp'])
+    """
+    return {**layer_view.view(**state), "max_words": bench.MAX_WORDS,
+            "lexicon_size": len(bench.LEXICON), "head_names": list(bench.HEADS),
+            "d_model": layer.D_MODEL, "threshold": layer.THRESHOLD}
+
+
+def answer(state: dict) -> dict:
+    """Answer a request for a layer state."""
+    for key in ("sentence", "silent"):
+        if state.get(key) is not None and not isinstance(state[key], str):
+            raise RequestError(f"The {key} must be text.", key)
+    return layer_view.view(**state)
+
+
+def apply(name: str, value: str, state: dict) -> None:
+    """Apply one URL parameter to state (in the order of its parameters), or raise ValueError."""
+    key = {"word": "focus", "t": "temperature", "off": "without"}[name] \
+        if name in ("word", "t", "off") else name
+    trial = {**state, key: value}
+    try:
+        layer_view.view(**trial)  # the layer's own checks, against the state so far
+    except BenchInputError as exc:
+        raise ValueError(str(exc)) from None
+    state[key] = value
+
+
+def url(data: dict) -> dict:
+    """Return the URL parameters that reopen a view (the default sentence left out)."""
+    s = data["state"]
+    out = {"sentence": s["sentence"], "word": str(s["focus"]), "t": s["temperature"]}
+    if s["without"]:
+        out["off"] = ",".join(s["without"])
+    if s["silent"]:
+        out["silent"] = s["silent"]
+    if s["sentence"] == " ".join(bench.DEFAULT_SENTENCE):
+        del out["sentence"]
+    return out
+
+
+def neighbours(data: dict) -> list[dict]:
+    """The requests one click away: another word to follow, a switch turned, a head silenced
+    or brought back.
+
+    >>> len(neighbours(data()))  # 8 words, 3 switches, 4 heads
+    15
+    """
+    s = data["state"]
+    base = {"figure": NAME, "sentence": s["sentence"], "focus": s["focus"],
+            "temperature": s["temperature"], "without": s["without"], "silent": s["silent"]}
+
+    def turned(part: str) -> list[str]:
+        return [w for w in layer.SWITCHES if (w in s["without"]) != (w == part)]
+
+    return [*[{**base, "focus": j} for j in range(len(data["sentence"]["words"]))],
+            *[{**base, "without": turned(part)} for part in layer.SWITCHES],
+            *[{**base, "silent": None if s["silent"] == h else h} for h in bench.HEADS]]
+
+
+def export(state: dict) -> dict:
+    """Its download: the stream's 18 numbers at every step for the word followed; each row
+    also carries the state (sentence, word, T, the parts switched off), so a CSV stands alone."""
+    d = layer_view.view(**state)
+    s = d["state"]
+    lead = [s["sentence"], s["focus"], d["focus"]["word"], d["temperature"]["value"],
+            ",".join(s["without"]), s["silent"] or ""]
+    rows = [[*lead, r["name"], *[c["value"] for c in r["cells"]]] for r in d["rows"]]
+    return {"columns": ["sentence", "word_j", "word", "T", "off", "silent", "number",
+                        *[step["key"] for step in d["steps"]]],
+            "rows": rows, "state": s, "word": d["focus"],
+            "heads": [{"name": h["name"], "looks": [{k: x[k] for k in ("index", "word", "value")}
+                                                    for x in h["looks"]]} for h in d["heads"]]}
+
+
+STATE = State(name=NAME, answer=answer,
+              fields=frozenset({"sentence", "focus", "temperature", "without", "silent"}),
+              parameters=PARAMETERS, apply=apply, url=url, neighbours=neighbours,
+              meanings={
+                  "sentence": ("the words, separated by spaces", f"up to {bench.MAX_WORDS} words "
+                               f"from the bench’s {len(bench.LEXICON)}-word lexicon"),
+                  "word": ("the position of the word followed, counting from 0",
+                           "0 to the number of words minus 1"),
+                  "t": t_meaning(),
+                  "off": ("parts switched off", f"{', '.join(layer.SWITCHES)}, comma-separated"),
+                  "silent": ("a head switched off", ", ".join(bench.HEADS))})
+FIGURE = Figure(number="FIG-009", chapter="layer", title="A sentence through a whole layer",
+                data=data, state=NAME, widget="fig-009", export=export, parameters=PARAMETERS,
+                table=NAME)

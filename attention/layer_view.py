@@ -1,0 +1,270 @@
+"""The layer chapter's view of one state: a sentence through the whole layer (attention.layer),
+for one word the reader follows, with every number's working and what a switched-off part
+changes.
+
+Schema of ``view(...)``::
+
+    {"state": {"sentence", "focus", "temperature", "without", "silent"},
+     "sentence": {"text", "words", "note"}, "focus": {"index", "word"},
+     "temperature": {"value", "text"},
+     "heads": [{"name", "gloss", "silent", "looks": [{"index", "word", "weight"}],
+                "writes": [{"feature", "slot", "value"}], "writes_text", "said"}],
+     "features": [{"name", "gloss", "cells": [cell per head]}],     # steps 2 and 3
+     "steps": [{"key", "n", "title", "changed"}],                     # steps 1, 4 to 9
+     "rows": [{"name", "kind", "gloss", "cells": [cell per step]}],  # the 18 stream numbers
+     "sizes": [{"key", "size"}], "units": [{"name", "rule", "fired": [word], "fired_text"}],
+     "switches": [{"name", "label", "on"}], "changed": str, "said": str}
+
+where a cell is ``{"text", "value", "how", "changed", "was"}``: ``how`` says how the number
+was computed from the numbers before it, and, when a part is switched off, ``changed`` says
+whether it differs from the whole layer's and ``was`` gives the whole layer's number ("was 0.835").
+
+>>> v = view()
+>>> v["focus"]["word"], [s["n"] for s in v["steps"]]
+('she', [1, 4, 5, 6, 7, 8, 9])
+>>> row = next(r for r in v["rows"] if r["name"] == "ref_noun")
+>>> [c["text"] for c in row["cells"]]
+['0.000', '0.835', '0.835', '1.037', '0.000', '1.037', '0.992']
+>>> row["cells"][1]["how"]
+'coreference’s output noun × 1 (W_O) = 0.835'
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from . import bench, layer
+from .bench_input import BenchInputError, parse_position, parse_sentence, parse_temperature
+from .bench_input import reading_note
+from .numbers import fixed, shown, typed
+
+__all__ = ["GLOSSES", "STEPS", "SWITCH_LABELS", "view"]
+
+# The columns of the stream's table: (key in the record or computed, number, title).
+STEPS = (
+    ("x", 1, "going in"),
+    ("projected", 4, "heads’ writes (W_O)"),
+    ("after_attention", 5, "+ residual"),
+    ("norm1", 6, "layer norm"),
+    ("mlp", 7, "MLP’s writes"),
+    ("after_mlp", 8, "+ residual"),
+    ("output", 9, "layer norm: out"),
+)
+GLOSSES = {
+    "bias": "1 for every word", "det": "is a determiner", "noun": "is a noun",
+    "verb": "is a verb", "pron": "is a pronoun", "other": "is another kind of word",
+    "person": "names a person", "sin1": "slow position wave", "cos1": "slow position wave",
+    "sin2": "fast position wave", "cos2": "fast position wave",
+    "ref_noun": "what it refers to is a noun", "ref_person": "what it refers to is a person",
+    "prev_det": "the word before is a determiner", "prev_verb": "the word before is a verb",
+    "has_verb": "a verb came before it",
+    "agrees": "a pronoun that found its noun", "object": "a noun after a verb",
+}
+SWITCH_LABELS = {"residual": "the residual", "layer_norm": "layer norm", "mlp": "the MLP"}
+# Why each part matters, said after what changed (the numbers are the view's own).
+WHY = {
+    "residual": "The residual is how a word keeps what it came in with: each step only adds a "
+                "message, and without the sum the word is only the message.",
+    "layer_norm": "Layer norm puts every word’s numbers on one scale; the MLP’s thresholds were "
+                  "set for that scale.",
+    "mlp": "The MLP is where each word combines what the heads wrote into a new fact.",
+    "silent": "Each head writes its own slots; no other part writes them.",
+}
+_CLASS_OF = {"det": "determiner", "noun": "noun", "verb": "verb", "pron": "pronoun",
+             "other": "other"}
+
+
+def _read_switches(without, silent) -> tuple[tuple[str, ...], str | None]:
+    """Read the switched-off parts and the silent head, or raise naming the field."""
+    if isinstance(without, str):
+        without = [w for w in without.split(",") if w]
+    if not isinstance(without, (list, tuple)) or not all(isinstance(w, str) for w in without):
+        raise BenchInputError("without", "Switch off parts by name: "
+                                         f"{', '.join(layer.SWITCHES)}.")
+    unknown = [w for w in without if w not in layer.SWITCHES]
+    if unknown:
+        raise BenchInputError("without", f"No part “{unknown[0][:30]}” to switch off; choose "
+                                         f"from {', '.join(layer.SWITCHES)}.")
+    if silent in ("", None):
+        silent = None
+    elif silent not in bench.HEADS:
+        raise BenchInputError("silent", f"No head “{str(silent)[:30]}”; choose one of "
+                                        f"{', '.join(bench.HEADS)}.")
+    return tuple(s for s in layer.SWITCHES if s in without), silent
+
+
+@functools.lru_cache(maxsize=32)
+def _forward(words: tuple, t: float, without: tuple, silent) -> layer.Layer:
+    return layer.forward(words, t, without, silent)
+
+
+def _columns(r: layer.Layer) -> dict[str, np.ndarray]:
+    """Each step of the stream's table as an (n, D_MODEL) array."""
+    keep = 0.0 if "residual" in r.without else 1.0
+    return {"x": r.x, "projected": r.projected, "after_attention": r.after_attention,
+            "norm1": r.norm1, "mlp": r.mlp, "after_mlp": keep * r.norm1 + r.mlp,
+            "output": r.output}
+
+
+def _norm_how(before: np.ndarray, k: int, value: float, off: bool) -> str:
+    """How one number of a layer norm was computed from the row before it."""
+    if off:
+        return f"passed through: layer norm is off = {fixed(value)}"
+    mean, var = before.mean(), before.var()
+    return (f"({fixed(before[k])} − mean {fixed(mean)}) ÷ √(variance {fixed(var)} + ε) "
+            f"= {fixed(value)}")
+
+
+def _how(r: layer.Layer, cols: dict, step: str, i: int, k: int) -> str:
+    """How the number of stream slot k of word i at a step was computed."""
+    name, value = layer.STREAM[k], cols[step][i, k]
+    keep = "residual" not in r.without
+    if step == "x":
+        if name in layer.SLOTS:
+            return "0: the layer’s slots are empty going in"
+        if name in _CLASS_OF:
+            cls = bench.LEXICON[r.words[i]].word_class
+            return f"“{r.words[i]}” is {'a' if cls != 'other' else 'of'} {cls} word: {fixed(value)}" \
+                if name == "other" else f"“{r.words[i]}” is a {cls}: {fixed(value)}"
+        if name == "person":
+            return f"“{r.words[i]}” {'names' if value else 'does not name'} a person: {fixed(value)}"
+        if name == "bias":
+            return "1 for every word"
+        omega = "ω₁" if name.endswith("1") else "ω₂"
+        return f"{name[:3]}({omega} × position {i}) = {fixed(value)}"
+    if step == "projected":
+        write = next((w for w in layer.WRITES if w[2] == name), None)
+        if write is None:
+            return "0: W_O writes only into the heads’ five slots"
+        if write[0] == r.silent:
+            return f"0: {write[0]} is switched off"
+        return f"{write[0]}’s output {write[1]} × 1 (W_O) = {fixed(value)}"
+    if step in ("after_attention", "after_mlp"):
+        a, b = ("x", "projected") if step == "after_attention" else ("norm1", "mlp")
+        if not keep:
+            return f"{b} only: the residual is off = {fixed(value)}"
+        return f"{fixed(cols[a][i, k])} + {fixed(cols[b][i, k])} = {fixed(value)}"
+    if step in ("norm1", "output"):
+        before = cols["after_attention" if step == "norm1" else "after_mlp"][i]
+        return _norm_how(before, k, value, "layer_norm" in r.without)
+    # the MLP's writes
+    if name not in layer.UNITS:
+        return "0: the MLP writes only its two slots"
+    if "mlp" in r.without:
+        return "0: the MLP is switched off"
+    a, b = layer.RULES[name]
+    pa, pb = r.norm1[i, layer.STREAM.index(a)], r.norm1[i, layer.STREAM.index(b)]
+    return (f"ReLU({a} {fixed(pa)} + {b} {fixed(pb)} − {fixed(layer.THRESHOLD)}) "
+            f"= {fixed(value)}")
+
+
+def _head_how(r: layer.Layer, h: layer.Head, i: int, f: int) -> str:
+    """How one head's output number (feature f, word i) was computed: weights × features."""
+    if h.name == r.silent:
+        return f"0: {h.name} is switched off"
+    terms = sorted(((h.weights[i, j], j) for j in range(i + 1)), reverse=True)
+    shown_terms = [f"{fixed(w)} × {fixed(r.x[j, f])} ({r.words[j]})" for w, j in terms[:3]]
+    more = f" + {len(terms) - 3} more" if len(terms) > 3 else ""
+    total = r.concat[i, r.heads.index(h) * len(bench.FEATURES) + f]
+    return f"Σ weight × {bench.FEATURES[f]}: {' + '.join(shown_terms)}{more} = {fixed(total)}"
+
+
+def _cell(value: float, how: str, was: float | None) -> dict:
+    changed = bool(was is not None and abs(value - was) > 1e-12)
+    return {**shown(value), "how": how, "changed": changed,
+            "was": f"was {fixed(was)}" if changed else None}
+
+
+def _fired(r: layer.Layer) -> dict[str, list[str]]:
+    return {u: [w for w, h in zip(r.words, r.hidden[:, k]) if h > 0]
+            for k, u in enumerate(layer.UNITS)}
+
+
+def _changed_sentence(r, full, steps_changed) -> str:
+    """Say which steps a switch changed, what the MLP's units did then, and why."""
+    off = [SWITCH_LABELS[w] for w in r.without] + ([r.silent] if r.silent else [])
+    if not off:
+        return ""
+    nums = ", ".join(str(n) for n in steps_changed) or "none"
+    said = [f"Without {' and '.join(off)}: steps {nums} change."]
+    now, was = _fired(r), _fired(full)
+    for unit in layer.UNITS:
+        if now[unit] != was[unit]:
+            said.append(f"“{unit}” fires for {', '.join(now[unit]) or 'no word'} "
+                        f"(in the whole layer: {', '.join(was[unit]) or 'no word'}).")
+    zero = [w for w, row in zip(r.words, r.output) if not np.abs(row).max() > 1e-12]
+    if zero:
+        said.append(f"{len(zero)} of {len(r.words)} words end as all zeros.")
+    said += [WHY[w] for w in r.without] + ([WHY["silent"]] if r.silent else [])
+    return " ".join(said)
+
+
+def view(sentence=None, focus=None, temperature="1", without=(), silent=None) -> dict:
+    """Return the layer chapter's view of a state (schema in the module docstring), or raise
+    BenchInputError naming the field at fault."""
+    words = tuple(bench.DEFAULT_SENTENCE if sentence is None else parse_sentence(sentence))
+    n = len(words)
+    default = next((i for i, w in enumerate(words) if bench.LEXICON[w].word_class == "pronoun"),
+                   n - 1)
+    i = default if focus is None else parse_position(focus, "focus", n, "word followed")
+    t = parse_temperature(temperature, None)
+    off, silent = _read_switches(without, silent)
+    r, full = _forward(words, t, off, silent), _forward(words, t, (), None)
+    cols, full_cols = _columns(r), _columns(full)
+    switched = bool(off or silent)
+    d_v = len(bench.FEATURES)
+    heads = [{"name": h.name, "gloss": bench.HEADS[h.name].gloss, "silent": h.name == silent,
+              "looks": [{"index": int(j), "word": words[j], **shown(h.weights[i, j])}
+                        for j in np.argsort(-h.weights[i, :i + 1], kind="stable")[:3]],
+              "writes": [{"feature": f, "slot": s, **shown(0.0 if h.name == silent else
+                                                          h.output[i, bench.FEATURES.index(f)])}
+                         for hn, f, s in layer.WRITES if hn == h.name]}
+             for h in r.heads]
+    for head in heads:
+        top = head["looks"][0]
+        head["writes_text"] = (
+            "W_O copies " + ", ".join(f"{w['feature']} {w['text']} into {w['slot']}"
+                                     for w in head["writes"]) + "." if head["writes"]
+            else "W_O copies nothing of it.")
+        head["said"] = ("switched off: it writes nothing" if head["silent"]
+                        else f"looks most at “{top['word']}” ({top['text']})")
+    features = [{"name": f, "gloss": GLOSSES[f], "cells": [
+        _cell(r.concat[i, hi * d_v + k], _head_how(r, h, i, k),
+              full.concat[i, hi * d_v + k] if switched else None)
+        for hi, h in enumerate(r.heads)]} for k, f in enumerate(bench.FEATURES)]
+    step_changed = {key: not np.allclose(cols[key], full_cols[key], rtol=0, atol=1e-12)
+                    for key, _, _ in STEPS}
+    heads_changed = not np.allclose(r.concat, full.concat, rtol=0, atol=1e-12)
+    numbers = [n_ for key, n_, _ in STEPS if step_changed[key]]
+    numbers = sorted({*numbers, *([2, 3] if heads_changed else [])})
+    rows = [{"name": name, "kind": "slot" if name in layer.SLOTS else "feature",
+             "gloss": GLOSSES[name],
+             "cells": [_cell(cols[key][i, k], _how(r, cols, key, i, k),
+                             full_cols[key][i, k] if switched else None) for key, _, _ in STEPS]}
+            for k, name in enumerate(layer.STREAM)]
+    fired = _fired(r)
+    state = {"sentence": " ".join(words), "focus": i, "temperature": typed(t),
+             "without": list(off), "silent": silent}
+    summary = "; ".join(f"“{u}” fires for {', '.join(w) or 'no word'}" for u, w in fired.items())
+    return {
+        "state": state,
+        "sentence": {"text": " ".join(words), "words": list(words),
+                     "note": reading_note(sentence, list(words))},
+        "focus": {"index": i, "word": words[i]},
+        "temperature": {"value": t, "text": typed(t)},
+        "heads": heads, "features": features,
+        "steps": [{"key": key, "n": n_, "title": title, "changed": step_changed[key]}
+                  for key, n_, title in STEPS],
+        "rows": rows,
+        "sizes": [{"key": key, **shown(float(np.linalg.norm(cols[key][i])))}
+                  for key, _, _ in STEPS],
+        "units": [{"name": u, "rule": f"{a} + {b} − {fixed(layer.THRESHOLD)}", "fired": fired[u],
+                   "fired_text": ", ".join(fired[u]) or "no word"}
+                  for u, (a, b) in layer.RULES.items()],
+        "switches": [{"name": s, "label": SWITCH_LABELS[s], "on": s not in off}
+                     for s in layer.SWITCHES],
+        "changed": _changed_sentence(r, full, numbers),
+        "said": f"Following “{words[i]}”, T = {typed(t)}: {summary}.",
+    }

@@ -1,0 +1,177 @@
+"""Chapter 5, /layer/, in real Chromium: FIG-009 recomputes a typed sentence in Python, each
+switch marks exactly the steps after its part, a number's working shows on a click or with the
+keyboard, a link opens its state, and the first clicks come from the precomputed tables."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from attention import layer_view
+from tests.browser.conftest import watch
+from tests.browser.test_before_python import Phone
+
+READY = '.runtime-status[data-state="ready"]'
+
+# FIG-009's numbers as the page shows them: each table's cell texts row by row, the sizes, the
+# followed word, the steps marked as changed and the sentence saying what changed.
+READ = """() => {
+  const root = document.querySelector('#fig-009');
+  const cells = (sel) => [...root.querySelectorAll(sel + ' tbody tr')].map((tr) =>
+    [...tr.querySelectorAll('td[data-cell] .v')].map((e) => e.textContent));
+  return {
+    focus: root.querySelector('[data-bind="focus"]').textContent,
+    heads: cells('.layer-heads-table'),
+    stream: cells('.layer-stream'),
+    sizes: [...root.querySelectorAll('[data-size]')].map((e) => e.textContent),
+    marked: [...root.querySelectorAll('.layer-stream thead th.is-changed')].map((th) => th.dataset.step),
+    changed: root.querySelector('[data-bind="changed"]').hidden ? '' :
+      root.querySelector('[data-bind="changed"]').textContent,
+    stale: root.classList.contains('is-stale'),
+  };
+}"""
+
+
+def expected(**state) -> dict:
+    """What CPython's attention.layer_view computes for a state, in READ's shape."""
+    v = layer_view.view(**state)
+    return {
+        "focus": v["focus"]["word"],
+        "heads": [[c["text"] for c in f["cells"]] for f in v["features"]],
+        "stream": [[c["text"] for c in r["cells"]] for r in v["rows"]],
+        "sizes": [s["text"] for s in v["sizes"]],
+        "marked": [s["key"] for s in v["steps"] if s["changed"] and v["changed"]],
+        "changed": v["changed"],
+        "stale": False,
+    }
+
+
+def wait_for_focus(page, word: str) -> None:
+    page.wait_for_function("(w) => document.querySelector('#fig-009 [data-bind=\"focus\"]').textContent === w",
+                           arg=word, timeout=60000)
+
+
+@pytest.fixture
+def layer_page(booted):
+    booted.open("layer/")
+    booted.page.wait_for_selector(f"#fig-009 {READY}", timeout=90000)
+    return booted
+
+
+def test_a_typed_sentence_is_recomputed_by_python(layer_page):
+    page = layer_page.page
+    sentence = "the pilot saw the car before he left"
+    page.fill("#layer-sentence", sentence)
+    page.click("#fig-009 .layer-controls button[type=submit]")
+    wait_for_focus(page, "he")
+    assert page.evaluate(READ) == expected(sentence=sentence)
+    assert "Python in your browser computed" in page.inner_text("#fig-009 .runtime-status")
+    assert page.locator("#fig-009 .layer-words button").all_inner_texts() == sentence.split()
+    assert "sentence=the+pilot" in page.url
+
+
+def test_each_switch_marks_exactly_the_steps_after_its_part(layer_page):
+    page = layer_page.page
+    for part, first in (("residual", 5), ("layer_norm", 6), ("mlp", 7)):
+        page.uncheck(f'#fig-009 input[name="part"][value="{part}"]')
+        page.wait_for_function("() => !document.querySelector('#fig-009 [data-bind=\"changed\"]').hidden",
+                               timeout=60000)
+        shown = page.evaluate(READ)
+        assert shown == expected(without=[part]), part
+        steps = {s["key"]: s["n"] for s in layer_view.view()["steps"]}
+        assert sorted(steps[k] for k in shown["marked"]) == [n for n in steps.values() if n >= first]
+        assert f"Without {layer_view.SWITCH_LABELS[part]}" in shown["changed"]
+        page.check(f'#fig-009 input[name="part"][value="{part}"]')
+        page.wait_for_function("() => document.querySelector('#fig-009 [data-bind=\"changed\"]').hidden",
+                               timeout=60000)
+        assert page.evaluate(READ) == expected()
+    page.select_option('#fig-009 select[name="silent"]', "coreference")
+    page.wait_for_function("() => !document.querySelector('#fig-009 [data-bind=\"changed\"]').hidden",
+                           timeout=60000)
+    assert page.evaluate(READ) == expected(silent="coreference")
+    assert "is-silent" in page.get_attribute('#fig-009 [data-head="coreference"]', "class")
+    assert "silent=coreference" in page.url
+
+
+def test_a_numbers_working_shows_on_a_click_and_with_the_arrow_keys(layer_page):
+    page = layer_page.page
+    v = layer_view.view()
+    page.click('#fig-009 [data-cell="norm1-ref_noun"]')
+    how = page.locator('#fig-009 [data-bind="how"]')
+    row = next(r for r in v["rows"] if r["name"] == "ref_noun")
+    assert how.inner_text().endswith(row["cells"][3]["how"])
+    assert how.inner_text().startswith("ref_noun")
+    page.keyboard.press("ArrowRight")
+    assert how.inner_text().endswith(row["cells"][4]["how"])
+    page.keyboard.press("ArrowDown")
+    nxt = v["rows"][v["rows"].index(row) + 1]
+    assert how.inner_text().endswith(nxt["cells"][4]["how"])
+    assert page.evaluate("() => document.activeElement.dataset.cell") == f"mlp-{nxt['name']}"
+    # a new answer keeps the chosen number and shows its new working
+    page.click('#fig-009 .layer-words button >> text="engineer"')
+    wait_for_focus(page, "engineer")
+    nxt1 = next(r for r in layer_view.view(focus=1)["rows"] if r["name"] == nxt["name"])
+    page.wait_for_function("(t) => document.querySelector('#fig-009 [data-bind=\"how\"]').textContent.endsWith(t)",
+                           arg=nxt1["cells"][4]["how"], timeout=10000)
+
+
+def test_bad_input_says_why_and_keeps_the_last_numbers_marked_out_of_date(layer_page):
+    page = layer_page.page
+    page.fill("#layer-sentence", "the cat sat")
+    page.click("#fig-009 .layer-controls button[type=submit]")
+    message = page.locator("#layer-sentence-msg")
+    message.wait_for(state="visible", timeout=60000)
+    assert message.inner_text().startswith("Not in the lexicon: “cat”")
+    shown = page.evaluate(READ)
+    assert shown["stale"] and shown["stream"] == expected()["stream"]
+    page.fill("#layer-t", "0")
+    page.dispatch_event("#layer-t", "change")
+    page.wait_for_function("() => document.querySelector('#layer-t-msg').textContent !== ''", timeout=60000)
+    assert page.get_attribute("#layer-t", "aria-invalid") == "true"
+
+
+def test_a_link_opens_its_state(booted):
+    booted.open("layer/?word=1&off=mlp,residual&silent=sink&t=0.5")
+    page = booted.page
+    wait_for_focus(page, "engineer")
+    page.wait_for_function("() => !document.querySelector('#fig-009 [data-bind=\"changed\"]').hidden",
+                           timeout=60000)
+    assert page.evaluate(READ) == expected(focus=1, without=["mlp", "residual"], silent="sink",
+                                           temperature="0.5")
+    assert not page.is_checked('#fig-009 input[value="mlp"]')
+    assert page.input_value('#fig-009 select[name="silent"]') == "sink"
+
+
+def test_before_python_a_first_click_is_answered_from_the_tables(browser, server):
+    """On a phone that has not loaded Python, following another word or turning a switch is
+    answered from the precomputed tables, with the numbers CPython computes."""
+    phone = Phone(browser, server)
+    page = phone.page
+    page.goto(server + "layer/")
+    page.click('#fig-009 .layer-words button >> text="bridge"')
+    wait_for_focus(page, "bridge")
+    assert page.evaluate(READ) == expected(focus=4)
+    page.goto(server + "layer/")  # a first click again: a switch
+    page.uncheck('#fig-009 input[name="part"][value="layer_norm"]')
+    page.wait_for_function("() => !document.querySelector('#fig-009 [data-bind=\"changed\"]').hidden",
+                           timeout=30000)
+    assert page.evaluate(READ) == expected(without=["layer_norm"])
+    assert phone.refused == [] or all(re.search(r"/(runtime|py)/", u) for u in phone.refused)
+    assert not page.query_selector(f"#fig-009 {READY}")  # no Python: the tables answered
+    phone.w.assert_clean()
+    phone.close()
+
+
+def test_without_javascript_the_layer_shows_every_number(browser, server):
+    context = browser.new_context(java_script_enabled=False)
+    w = watch(context, server)
+    w.page.goto(server + "layer/")
+    html = w.page.content()
+    v = layer_view.view()
+    for r in [*v["rows"], *v["features"]]:
+        for c in r["cells"]:
+            assert f'<span class="v">{c["text"]}</span>' in html
+    assert w.page.is_hidden("#fig-009 .layer-controls")  # no control that cannot work
+    assert len(w.page.query_selector_all("#fig-010 td.num")) >= len(v["steps"])
+    context.close()

@@ -1,0 +1,200 @@
+"""attention.layer_view and the switches of attention.layer: each switch changes only the steps
+after the part it removes; every number's working, read back from its text, computes the
+number; bad input is refused by field. And the trained layer's committed sizes (CL-060)."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from attention import bench, layer, layer_view, trained_layer
+from attention.bench_input import BenchInputError
+
+WORDS = sorted(bench.LEXICON)
+sentences = st.lists(st.sampled_from(WORDS), min_size=1, max_size=12)
+# the record's steps in the order they are computed, with the number the page gives each
+ORDER = (("heads", 2), ("concat", 3), ("projected", 4), ("after_attention", 5), ("norm1", 6),
+         ("hidden", 7), ("mlp", 7), ("output", 9))
+FIRST_CHANGED = {"silent": 2, "residual": 5, "layer_norm": 6, "mlp": 7}
+
+
+def arrays(r: layer.Layer) -> dict[str, np.ndarray]:
+    return {"heads": np.stack([h.output for h in r.heads]),
+            **{k: getattr(r, k) for k, _ in ORDER if k != "heads"}}
+
+
+def switched(words, part: str) -> layer.Layer:
+    return layer.forward(words, silent="coreference") if part == "silent" \
+        else layer.forward(words, without=[part])
+
+
+@settings(max_examples=25, deadline=None)
+@given(words=sentences, part=st.sampled_from(sorted(FIRST_CHANGED)))
+def test_a_switch_leaves_every_step_before_its_part_as_it_was(words, part):
+    full, cut = arrays(layer.forward(words)), arrays(switched(words, part))
+    for key, n in ORDER:
+        if n < FIRST_CHANGED[part]:
+            assert np.array_equal(full[key], cut[key]), (part, key)
+
+
+@pytest.mark.parametrize("part", sorted(FIRST_CHANGED))
+def test_on_the_bench_sentence_a_switch_changes_its_step_and_every_one_after(part):
+    """On the default sentence every later step moves: the units fire for “she” and “bridge”
+    in the whole layer, so even the MLP's switch reaches the output."""
+    words = bench.DEFAULT_SENTENCE
+    full, cut = arrays(layer.forward(words)), arrays(switched(words, part))
+    changed = {n for key, n in ORDER if not np.allclose(full[key], cut[key], atol=1e-9)}
+    expected = set(range(FIRST_CHANGED[part], 10)) - {8}  # step 8 is not kept in the record
+    if part == "silent":
+        expected -= {2}  # the head still computes its weights; only its part of the concat is 0
+    assert changed == expected
+
+
+@pytest.mark.parametrize("part", sorted(FIRST_CHANGED))
+def test_the_view_names_the_changed_steps_and_marks_the_changed_numbers(part):
+    state = {"silent": "coreference"} if part == "silent" else {"without": [part]}
+    v = layer_view.view(**state)
+    said = re.search(r"steps ([\d, ]+) change", v["changed"])[1]
+    assert min(int(n) for n in said.split(", ")) == FIRST_CHANGED[part]
+    for step in v["steps"]:
+        assert step["changed"] == (step["n"] >= FIRST_CHANGED[part]), (part, step)
+    whole = layer_view.view()
+    for r, w in zip(v["rows"], whole["rows"]):
+        for c, c0 in zip(r["cells"], w["cells"]):
+            assert c["changed"] == (c["value"] != c0["value"])
+            assert c["was"] == (f"was {c0['text']}" if c["changed"] else None)
+
+
+NUMBER = r"(−?\d+\.\d+)"
+
+
+def value(text: str) -> float:
+    return float(text.replace("−", "-"))
+
+
+def check_working(how: str, shown: float) -> None:
+    """Recompute a number from the numbers its working names (each shown to 3 decimals)."""
+    tol = 0.02
+    if m := re.fullmatch(rf"\({NUMBER} − mean {NUMBER}\) ÷ √\(variance {NUMBER} \+ ε\) = {NUMBER}", how):
+        a, mean, var, out = map(value, m.groups())
+        assert abs((a - mean) / math.sqrt(var + layer.EPS) - out) < tol + 1e-3 * abs(out) / max(var, 1e-3)
+    elif m := re.fullmatch(rf"{NUMBER} \+ {NUMBER} = {NUMBER}", how):
+        a, b, out = map(value, m.groups())
+        assert abs(a + b - out) < 2e-3
+    elif m := re.fullmatch(rf"ReLU\(\w+ {NUMBER} \+ \w+ {NUMBER} − {NUMBER}\) = {NUMBER}", how):
+        a, b, t, out = map(value, m.groups())
+        assert abs(max(a + b - t, 0) - out) < 2e-3
+    elif m := re.fullmatch(rf"Σ weight × \w+: (.*?)( \+ \d+ more)? = {NUMBER}", how):
+        terms = [tuple(map(value, t)) for t in re.findall(rf"{NUMBER} × {NUMBER} \(\w+\)", m[1])]
+        # the words left out carry the rest of the unit of weight, and every feature is in [-1, 1]
+        rest = 1 - sum(w for w, _ in terms) if m[2] else 0.0
+        assert abs(sum(w * f for w, f in terms) - value(m[3])) <= rest + 2e-3 * len(terms) + 1e-9
+    elif m := re.search(rf"= {NUMBER}$|: {NUMBER}$", how):
+        pass  # read from the lexicon or a position wave: checked below against the features
+    else:
+        assert how.startswith(("0:", "1 for every word")), how
+        return
+    assert re.search(rf"{NUMBER}$", how)[1] == f"{shown:.3f}".replace("-", "−")
+
+
+@pytest.mark.parametrize("state", [{}, {"without": ["layer_norm"]}, {"without": ["residual"]},
+                                   {"focus": 4, "temperature": "0.5"}])
+def test_every_numbers_working_computes_the_number(state):
+    v = layer_view.view(**state)
+    for row in [*v["rows"], *v["features"]]:
+        for c in row["cells"]:
+            check_working(c["how"], float(c["text"].replace("−", "-")))
+
+
+def test_a_working_that_does_not_add_up_is_caught():
+    with pytest.raises(AssertionError):
+        check_working("0.500 + 0.250 = 0.800", 0.8)
+
+
+def test_a_features_working_names_the_words_class_and_its_position_wave():
+    v = layer_view.view(focus=1)  # “engineer”, position 1
+    cells = {r["name"]: r["cells"][0] for r in v["rows"]}
+    assert cells["noun"]["how"] == "“engineer” is a noun: 1.000"
+    assert cells["person"]["how"] == "“engineer” names a person: 1.000"
+    assert cells["sin2"]["how"] == f"sin(ω₂ × position 1) = {math.sin(bench.OMEGA2):.3f}"
+
+
+@pytest.mark.parametrize("state, field", [
+    ({"sentence": "the cat sat"}, "sentence"),
+    ({"sentence": ""}, "sentence"),
+    ({"focus": 8}, "focus"),
+    ({"focus": "x"}, "focus"),
+    ({"temperature": "0"}, "temperature"),
+    ({"temperature": "nan"}, "temperature"),
+    ({"temperature": "1e308"}, "temperature"),
+    ({"without": ["attention"]}, "without"),
+    ({"without": 3}, "without"),
+    ({"silent": "induction"}, "silent"),
+])
+def test_bad_input_is_refused_at_its_field(state, field):
+    with pytest.raises(BenchInputError) as caught:
+        layer_view.view(**state)
+    assert caught.value.field == field
+    assert str(caught.value)[-1] == "."
+
+
+def test_no_switch_setting_puts_a_nan_or_infinity_in_any_number():
+    for without in ([], ["residual"], ["layer_norm"], ["mlp"], list(layer.SWITCHES)):
+        for silent in (None, *bench.HEADS):
+            r = layer.forward(["the", "it"], 0.05, without, silent)
+            for a in arrays(r).values():
+                assert np.isfinite(a).all(), (without, silent)
+
+
+@settings(max_examples=25, deadline=None)
+@given(words=sentences)
+def test_after_layer_norm_every_vector_is_at_most_root_d_long(words):
+    """CL-058: gain 1 and shift 0 leave mean 0 and variance v/(v + eps), so length ≤ √d."""
+    r = layer.forward(words)
+    for rows in (r.norm1, r.output):
+        lengths = np.linalg.norm(rows, axis=1)
+        assert (lengths <= math.sqrt(layer.D_MODEL) + 1e-12).all()
+        var = (r.after_attention if rows is r.norm1 else r.norm1 + r.mlp).var(axis=1)
+        np.testing.assert_allclose(lengths, np.sqrt(layer.D_MODEL * var / (var + layer.EPS)), rtol=1e-9)
+
+
+# ------------------------------------------------------------ the trained layer (CL-060)
+
+def test_the_trained_layers_committed_sizes_are_the_models():
+    assert trained_layer.dumps(trained_layer.build_data()) == trained_layer.DATA.read_text(encoding="utf-8")
+
+
+def test_the_trained_layers_steps_end_where_the_models_first_layer_ends():
+    from attention import trained_model
+
+    m = trained_model.load()
+    tokens, record, writes = trained_layer.steps(bench.DEFAULT_SENTENCE)
+    w, config = m.weights, m.config
+    _, ids, _ = trained_model.tokenize(list(bench.DEFAULT_SENTENCE), m)
+    n = len(ids)
+    x = (w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][:n]
+         + w["embeddings.token_type_embeddings.weight"][0])
+    x = trained_model.layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"],
+                                 config["layer_norm_eps"])
+    out, _ = trained_model._layer(x, w, 0, config)
+    np.testing.assert_allclose(record["output"], out, atol=1e-10)
+    np.testing.assert_allclose(writes.sum(axis=0) + w["encoder.layer.0.attention.output.dense.bias"],
+                               record["projected"], atol=1e-10)
+    assert tokens == ["[CLS]", *bench.DEFAULT_SENTENCE, "[SEP]"]
+
+
+def test_cl060_the_heads_together_write_about_a_third_of_the_residual_and_each_head_less():
+    d = trained_layer.data()
+    x = np.array(d["steps"]["x"], float)[1:-1]
+    projected = np.array(d["steps"]["projected"], float)[1:-1]
+    heads = np.array(d["heads"], float)[:, 1:-1]  # (12, words)
+    assert 0.25 < (projected / x).mean() < 0.42
+    assert (heads < projected).all()
+    assert len(heads) == 12
+    lengths = np.array(d["steps"]["output"], float)
+    assert lengths.std() > 0.5  # learned gains: not one length for every word, unlike √d
