@@ -14,6 +14,8 @@ from pathlib import Path
 from attention.protocol import registry
 
 from .browser_boot import STEPS, median_steps, report_steps
+from .browser_clicks import PAINTED, PROBE, SETTLE_MS, boot as _boot, clicks as _clicks, layer_clicks
+from .browser_clicks import percentile as _percentile
 from .browser_return import report_return, visits
 from .serve import make_server
 
@@ -21,48 +23,6 @@ ENGINES = {"chromium": "chromium", "firefox": "firefox-esr"}  # the browsers' co
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
 TARGETS = {"cold": 2500, "warm": 2000, "p95": 16, "long_task": 50}
-
-# Recorded before any page script runs: long tasks and the moment the runtime is ready.
-PROBE = """
-window.__long = [];
-new PerformanceObserver(l => l.getEntries().forEach(e => window.__long.push(e.duration)))
-  .observe({type: 'longtask', buffered: true});
-new MutationObserver(() => {
-  const s = document.querySelector('.runtime-status[data-state="ready"]');
-  if (s && !window.__ready) window.__ready = performance.now();
-}).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-state']});
-"""
-
-# The moment the frame that shows a change has been drawn: a requestAnimationFrame callback
-# runs *before* that frame's style, layout and paint, so the time is read in a task posted
-# from it, which runs once they are done.
-PAINTED = "(done) => requestAnimationFrame(() => { const c = new MessageChannel(); " \
-          "c.port1.onmessage = done; c.port2.postMessage(0); })"
-
-# One click and the frame that shows its answer drawn; resolves with the elapsed milliseconds.
-# A reader clicks what is on screen: the button is scrolled into view first, and the page
-# draws two frames there before the time starts. Given a value, the target is a text box and
-# the value is typed into it (its input event), as a reader types a T.
-CLICK = """async ([selector, watch, value]) => {
-  document.querySelector(selector).scrollIntoView({block: "center"});
-  await new Promise(PAINTED);
-  await new Promise(PAINTED);
-  const target = document.querySelector(watch);
-  const before = target.textContent;
-  const start = performance.now();
-  const changed = new Promise(resolve => {
-    const mo = new MutationObserver(() => {
-      if (target.textContent !== before) { mo.disconnect(); resolve(); }
-    });
-    mo.observe(target, {childList: true, characterData: true, subtree: true});
-  });
-  const box = document.querySelector(selector);
-  if (value === undefined) box.click();
-  else { box.value = value; box.dispatchEvent(new Event("input", {bubbles: true})); }
-  await changed;
-  await new Promise(PAINTED);
-  return performance.now() - start;
-}""".replace("PAINTED", PAINTED)
 
 BASELINE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>baseline</title></head>
 <body><p class="runtime-status">loading</p>
@@ -78,36 +38,6 @@ for (const b of document.querySelectorAll("button")) b.onclick = () => {
 };
 document.querySelector(".runtime-status").dataset.state = "ready";
 """
-
-
-def _percentile(values: list[float], q: float) -> float:
-    """Return the q-th percentile (nearest rank) of values."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
-
-
-def _boot(context, url: str) -> dict:
-    """Open url and return time to ready, the longest main-thread task until then and the
-    start's steps (none on the baseline page, which has no worker)."""
-    page = context.new_page()
-    page.goto(url)
-    page.wait_for_function("() => window.__ready", timeout=60000)
-    result = page.evaluate("({ready: window.__ready, long: Math.max(0, ...window.__long)})")
-    return {"page": page, "steps": page.evaluate(STEPS), **result}
-
-
-SETTLE_MS = 350  # a reader's clicks are this far apart at least: the last redraw has settled
-
-
-def _clicks(page, pairs: list[tuple], n: int) -> list[float]:
-    """Click alternately through (button, watched element) pairs n times, SETTLE_MS apart;
-    return each click's latency to the frame that shows its answer. (A triple's third item is
-    a value typed into a text box instead: CLICK.)"""
-    latencies = []
-    for i in range(n):
-        latencies.append(page.evaluate(CLICK, list(pairs[i % len(pairs)])))
-        page.wait_for_timeout(SETTLE_MS)
-    return latencies
 
 
 def measure(browser, base: str, path: str, pairs, clicks: int = 60, boots: int = 3) -> dict:
@@ -219,7 +149,7 @@ def run(site: Path) -> dict:
             ours["steps"]["first answer (a typed sentence, in the worker)"] = first_answer(browser, base)
             results = {"worker (this site)": ours,
                        "main thread (baseline)": measure(browser, base, "baseline.html", plain),
-                       "bench": bench_clicks(browser, base)}
+                       "bench": {**bench_clicks(browser, base), **layer_clicks(browser, base)}}
             before = _baseline_figures(browser)
             results["instant"] = (instant(browser, base), before and before["instant"])
             results["bench before"] = before and before["bench"]
@@ -321,6 +251,7 @@ FIRST_CLICK = """([button, watched]) => { window.__firstClick = new Promise(reso
 FIRST_CLICKS = {  # page: (what is clicked, what shows the answer)
     "mixture/": ('tr[data-query="grid"] button', '[data-bind="output"]'),
     "bench/": ('.figure.bench-table tr[data-index="3"] button', '.figure.bench [data-bind="announce"]'),
+    "layer/": (".figure.layer .layer-words li:nth-child(2) button", '.figure.layer [data-bind="said"]'),
 }
 
 # Until the next chapter is live: from a click on a header link (its time kept across a full
@@ -371,6 +302,7 @@ def instant(browser, base: str) -> dict:
     """This site's first-click and next-chapter times (ms)."""
     return {"first click, mixture": first_click(browser, base, "mixture/"),
             "first click, bench": first_click(browser, base, "bench/"),
+            "first click, layer": first_click(browser, base, "layer/"),
             "next chapter live": next_chapter(browser, base)}
 
 
