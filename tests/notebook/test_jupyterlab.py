@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 
-from attention import bench_view
+from attention import bench_view, layer_view
 
 from .conftest import EXAMPLE, SHOTS
 from .figures import READ_BENCH, READ_FIG_002, bench_expected, fig_002_expected, lexicon_message
@@ -125,5 +125,48 @@ def test_screenshots_in_jupyterlab_light_and_dark(browser, jupyterlab):
         bench.locator("#fig-004").screenshot(path=SHOTS / f"jupyterlab-{name}-fig004.png")
         bench.locator("#fig-005").screenshot(path=SHOTS / f"jupyterlab-{name}-fig005.png")
         bench.locator("#fig-006").screenshot(path=SHOTS / f"jupyterlab-{name}-fig006.png")
+    assert errors == []
+    context.close()
+
+
+LAYER_NOTEBOOK = {
+    "cells": [{"cell_type": "code", "execution_count": None, "id": "layer", "metadata": {}, "outputs": [],
+               "source": ["from attention_notebook import Fig009\n", "layer = Fig009()\n", "layer"]},
+              {"cell_type": "code", "execution_count": None, "id": "state", "metadata": {}, "outputs": [],
+               "source": ["layer.focus, layer.without, layer.silent"]}],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+    "nbformat": 4, "nbformat_minor": 5}
+LAYER = ".attention-bench-widget:has(#fig-009)"
+READ_LAYER = """(scope) => [...document.querySelectorAll(scope + ' .layer-stream tbody tr')].map((tr) =>
+  [...tr.querySelectorAll('td[data-cell] .v')].map((e) => e.textContent))"""
+
+
+def test_fig009_in_jupyterlab_follows_a_word_and_switches_a_part_off_in_the_kernel(browser, jupyterlab):
+    """FIG-009's widget: a click on a word and a switch reach the kernel, which answers with the
+    core's numbers; the traits then hold the reader's state."""
+    base, token, folder = jupyterlab
+    (folder / "layer.ipynb").write_text(json.dumps(LAYER_NOTEBOOK), encoding="utf-8")
+    context = browser.new_context(viewport={"width": 1280, "height": 2400})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{base}lab/tree/layer.ipynb?token={token}&reset")
+    page.wait_for_function(NOTEBOOK)
+    page.evaluate("() => jupyterapp.shell.currentWidget.sessionContext.ready")
+    page.wait_for_function("() => jupyterapp.shell.currentWidget.sessionContext.session?.kernel?.status === 'idle'")
+    page.evaluate("() => jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.wait_for_selector(f"{LAYER} .layer-words button", timeout=60000)
+    page.locator(f'{LAYER} .layer-words button >> text="bridge"').click()
+    page.wait_for_function(f"""() => document.querySelector('{LAYER} [data-bind="focus"]').textContent === 'bridge'""")
+    expected = [[c["text"] for c in r["cells"]] for r in layer_view.view(focus=4)["rows"]]
+    assert page.evaluate(READ_LAYER, LAYER) == expected
+    page.locator(f'{LAYER} input[name="part"][value="mlp"]').uncheck()
+    page.wait_for_function(f"""() => !document.querySelector('{LAYER} [data-bind="changed"]').hidden""")
+    expected = [[c["text"] for c in r["cells"]] for r in layer_view.view(focus=4, without=["mlp"])["rows"]]
+    assert page.evaluate(READ_LAYER, LAYER) == expected
+    run_cell(page, 1)
+    page.wait_for_function("() => [...document.querySelectorAll('.jp-Cell')].at(-1)"
+                           ".querySelector('.jp-OutputArea-output')?.textContent.includes('mlp')")
+    assert last_output(page) == "(4, ['mlp'], '')"
     assert errors == []
     context.close()
