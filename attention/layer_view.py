@@ -12,7 +12,7 @@ Schema of ``view(...)``::
      "features": [{"name", "gloss", "cells": [cell per head]}],     # steps 2 and 3
      "steps": [{"key", "n", "title", "changed"}],                     # steps 1, 4 to 9
      "rows": [{"name", "kind", "gloss", "cells": [cell per step]}],  # the 18 stream numbers
-     "sizes": [{"key", "size"}], "units": [{"name", "rule", "fired": [word], "fired_text"}],
+     "sizes": [cell and its "key"], "units": [{"name", "rule", "fired": [word], "fired_text"}],
      "switches": [{"name", "label", "on"}], "changed": str, "said": str}
 
 where a cell is ``{"text", "value", "how", "changed", "was"}``: ``how`` says how the number
@@ -45,11 +45,11 @@ __all__ = ["GLOSSES", "STEPS", "SWITCH_LABELS", "view"]
 # The columns of the stream's table: (key in the record or computed, number, title).
 STEPS = (
     ("x", 1, "going in"),
-    ("projected", 4, "heads’ writes (W_O)"),
-    ("after_attention", 5, "+ residual"),
+    ("projected", 4, "W_O: the heads’ writes"),
+    ("after_attention", 5, "add the residual"),
     ("norm1", 6, "layer norm"),
-    ("mlp", 7, "MLP’s writes"),
-    ("after_mlp", 8, "+ residual"),
+    ("mlp", 7, "the MLP’s writes"),
+    ("after_mlp", 8, "add the residual"),
     ("output", 9, "layer norm: out"),
 )
 GLOSSES = {
@@ -59,7 +59,7 @@ GLOSSES = {
     "sin2": "fast position wave", "cos2": "fast position wave",
     "ref_noun": "what it refers to is a noun", "ref_person": "what it refers to is a person",
     "prev_det": "the word before is a determiner", "prev_verb": "the word before is a verb",
-    "has_verb": "a verb came before it",
+    "has_verb": "a noun that found its verb",
     "agrees": "a pronoun that found its noun", "object": "a noun after a verb",
 }
 SWITCH_LABELS = {"residual": "the residual", "layer_norm": "layer norm", "mlp": "the MLP"}
@@ -72,6 +72,8 @@ WHY = {
     "mlp": "The MLP is where each word combines what the heads wrote into a new fact.",
     "silent": "Each head writes its own slots; no other part writes them.",
 }
+# the heads that serve one word class; other words rest on the first word (attention.bench)
+SERVES = {"coreference": "pronoun", "verb-lookup": "noun"}
 _CLASS_OF = {"det": "determiner", "noun": "noun", "verb": "verb", "pron": "pronoun",
              "other": "other"}
 
@@ -111,7 +113,7 @@ def _columns(r: layer.Layer) -> dict[str, np.ndarray]:
 def _norm_how(before: np.ndarray, k: int, value: float, off: bool) -> str:
     """How one number of a layer norm was computed from the row before it."""
     if off:
-        return f"passed through: layer norm is off = {fixed(value)}"
+        return f"passed through unchanged, as layer norm is off = {fixed(value)}"
     mean, var = before.mean(), before.var()
     return (f"({fixed(before[k])} − mean {fixed(mean)}) ÷ √(variance {fixed(var)} + ε) "
             f"= {fixed(value)}")
@@ -182,7 +184,7 @@ def _fired(r: layer.Layer) -> dict[str, list[str]]:
             for k, u in enumerate(layer.UNITS)}
 
 
-def _changed_sentence(r, full, steps_changed) -> str:
+def _changed_sentence(r, full, steps_changed, i: int) -> str:
     """Say which steps a switch changed, what the MLP's units did then, and why."""
     off = [SWITCH_LABELS[w] for w in r.without] + ([r.silent] if r.silent else [])
     if not off:
@@ -190,10 +192,13 @@ def _changed_sentence(r, full, steps_changed) -> str:
     nums = ", ".join(str(n) for n in steps_changed) or "none"
     said = [f"Without {' and '.join(off)}: steps {nums} change."]
     now, was = _fired(r), _fired(full)
-    for unit in layer.UNITS:
+    for k, unit in enumerate(layer.UNITS):
         if now[unit] != was[unit]:
             said.append(f"“{unit}” fires for {', '.join(now[unit]) or 'no word'} "
                         f"(in the whole layer: {', '.join(was[unit]) or 'no word'}).")
+        elif abs(r.hidden[i, k] - full.hidden[i, k]) > 1e-12:
+            said.append(f"“{unit}” still fires for “{r.words[i]}”, at {fixed(r.hidden[i, k])} "
+                        f"instead of {fixed(full.hidden[i, k])}.")
     zero = [w for w, row in zip(r.words, r.output) if not np.abs(row).max() > 1e-12]
     if zero:
         said.append(f"{len(zero)} of {len(r.words)} words end as all zeros.")
@@ -228,8 +233,11 @@ def view(sentence=None, focus=None, temperature="1", without=(), silent=None) ->
             "W_O copies " + ", ".join(f"{w['feature']} {w['text']} into {w['slot']}"
                                      for w in head["writes"]) + "." if head["writes"]
             else "W_O copies nothing of it.")
+        cls = bench.LEXICON[words[i]].word_class
+        rests = (f": “{words[i]}” is not a {SERVES[head['name']]}, so it rests on the first word"
+                 if head["name"] in SERVES and cls != SERVES[head["name"]] else "")
         head["said"] = ("switched off: it writes nothing" if head["silent"]
-                        else f"looks most at “{top['word']}” ({top['text']})")
+                        else f"looks most at “{top['word']}” ({top['text']}){rests}")
     features = [{"name": f, "gloss": GLOSSES[f], "cells": [
         _cell(r.concat[i, hi * d_v + k], _head_how(r, h, i, k),
               full.concat[i, hi * d_v + k] if switched else None)
@@ -258,13 +266,14 @@ def view(sentence=None, focus=None, temperature="1", without=(), silent=None) ->
         "steps": [{"key": key, "n": n_, "title": title, "changed": step_changed[key]}
                   for key, n_, title in STEPS],
         "rows": rows,
-        "sizes": [{"key": key, **shown(float(np.linalg.norm(cols[key][i])))}
-                  for key, _, _ in STEPS],
+        "sizes": [_cell(float(np.linalg.norm(cols[key][i])), "√(sum of squares)",
+                        float(np.linalg.norm(full_cols[key][i])) if switched else None)
+                  | {"key": key} for key, _, _ in STEPS],
         "units": [{"name": u, "rule": f"{a} + {b} − {fixed(layer.THRESHOLD)}", "fired": fired[u],
                    "fired_text": ", ".join(fired[u]) or "no word"}
                   for u, (a, b) in layer.RULES.items()],
         "switches": [{"name": s, "label": SWITCH_LABELS[s], "on": s not in off}
                      for s in layer.SWITCHES],
-        "changed": _changed_sentence(r, full, numbers),
+        "changed": _changed_sentence(r, full, numbers, i),
         "said": f"Following “{words[i]}”, T = {typed(t)}: {summary}.",
     }

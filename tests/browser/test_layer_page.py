@@ -24,7 +24,7 @@ READ = """() => {
     focus: root.querySelector('[data-bind="focus"]').textContent,
     heads: cells('.layer-heads-table'),
     stream: cells('.layer-stream'),
-    sizes: [...root.querySelectorAll('[data-size]')].map((e) => e.textContent),
+    sizes: [...root.querySelectorAll('[data-size] .v')].map((e) => e.textContent),
     marked: [...root.querySelectorAll('.layer-stream thead th.is-changed')].map((th) => th.dataset.step),
     changed: root.querySelector('[data-bind="changed"]').hidden ? '' :
       root.querySelector('[data-bind="changed"]').textContent,

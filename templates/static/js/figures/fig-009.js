@@ -47,7 +47,7 @@ export function render(root, data) {
   data.features.forEach((f) => f.cells.forEach((cell, h) => writeNumber($(root, `[data-cell="h${h}-${f.name}"]`), cell)));
   data.rows.forEach((r) => r.cells.forEach((cell, s) => writeNumber($(root, `[data-cell="${data.steps[s].key}-${r.name}"]`), cell)));
   for (const step of data.steps) setClass($(root, `th[data-step="${step.key}"]`), "is-changed", step.changed && Boolean(data.changed));
-  for (const size of data.sizes) setText($(root, `[data-size="${size.key}"]`), size.text);
+  for (const size of data.sizes) writeNumber($(root, `[data-size="${size.key}"]`), size);
   for (const unit of data.units) setText(bound($(root, `[data-unit="${unit.name}"]`), "fired"), unit.fired_text);
   const changed = bound(root, "changed");
   setText(changed, data.changed);
