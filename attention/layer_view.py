@@ -26,7 +26,7 @@ whether it differs from the whole layer's and ``was`` gives the whole layer's nu
 >>> [c["text"] for c in row["cells"]]
 ['0.000', '0.835', '0.835', '1.037', '0.000', '1.037', '0.992']
 >>> row["cells"][1]["how"]
-'coreference’s output noun × 1 (W_O) = 0.835'
+'coreference’s output noun × the output projection’s 1 = 0.835'
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ __all__ = ["GLOSSES", "STEPS", "SWITCH_LABELS", "view"]
 # The columns of the stream's table: (key in the record or computed, number, title).
 STEPS = (
     ("x", 1, "going in"),
-    ("projected", 4, "W_O: the heads’ writes"),
+    ("projected", 4, "the heads’ writes"),
     ("after_attention", 5, "add the residual"),
     ("norm1", 6, "layer norm"),
     ("mlp", 7, "the MLP’s writes"),
@@ -139,10 +139,10 @@ def _how(r: layer.Layer, cols: dict, step: str, i: int, k: int) -> str:
     if step == "projected":
         write = next((w for w in layer.WRITES if w[2] == name), None)
         if write is None:
-            return "0: W_O writes only into the heads’ five slots"
+            return "0: the output projection writes only into the heads’ five slots"
         if write[0] == r.silent:
             return f"0: {write[0]} is switched off"
-        return f"{write[0]}’s output {write[1]} × 1 (W_O) = {fixed(value)}"
+        return f"{write[0]}’s output {write[1]} × the output projection’s 1 = {fixed(value)}"
     if step in ("after_attention", "after_mlp"):
         a, b = ("x", "projected") if step == "after_attention" else ("norm1", "mlp")
         if not keep:
@@ -230,9 +230,9 @@ def view(sentence=None, focus=None, temperature="1", without=(), silent=None) ->
     for head in heads:
         top = head["looks"][0]
         head["writes_text"] = (
-            "W_O copies " + ", ".join(f"{w['feature']} {w['text']} into {w['slot']}"
+            "The output projection copies " + ", ".join(f"{w['feature']} {w['text']} into {w['slot']}"
                                      for w in head["writes"]) + "." if head["writes"]
-            else "W_O copies nothing of it.")
+            else "The output projection copies nothing of it.")
         cls = bench.LEXICON[words[i]].word_class
         rests = (f": “{words[i]}” is not a {SERVES[head['name']]}, so it rests on the first word"
                  if head["name"] in SERVES and cls != SERVES[head["name"]] else "")
