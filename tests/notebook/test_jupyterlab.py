@@ -30,17 +30,23 @@ def last_output(page) -> str:
     return " ".join(page.locator(".jp-Cell").last.locator(".jp-OutputArea-output").inner_text().split())
 
 
-def open_example(browser, jupyterlab, height: int = 900):
+def open_notebook(browser, jupyterlab, name: str, height: int = 900):
+    """Open a notebook of the server's folder in a fresh context and run all its cells."""
     base, token, _ = jupyterlab
     context = browser.new_context(viewport={"width": 1280, "height": height})
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{base}lab/tree/{EXAMPLE.name}?token={token}&reset")
+    page.goto(f"{base}lab/tree/{name}?token={token}&reset")
     page.wait_for_function(NOTEBOOK)
     page.evaluate("() => jupyterapp.shell.currentWidget.sessionContext.ready")
     page.wait_for_function("() => jupyterapp.shell.currentWidget.sessionContext.session?.kernel?.status === 'idle'")
     page.evaluate("() => jupyterapp.commands.execute('notebook:run-all-cells')")
+    return context, page, errors
+
+
+def open_example(browser, jupyterlab, height: int = 900):
+    context, page, errors = open_notebook(browser, jupyterlab, EXAMPLE.name, height)
     page.wait_for_function("() => [...document.querySelectorAll('.jp-Cell')].at(-1)"
                            ".querySelector('.jp-OutputArea-output')?.textContent.includes('grid')")
     return context, page, errors
@@ -144,17 +150,8 @@ READ_LAYER = """(scope) => [...document.querySelectorAll(scope + ' .layer-stream
 def test_fig009_in_jupyterlab_follows_a_word_and_switches_a_part_off_in_the_kernel(browser, jupyterlab):
     """FIG-009's widget: a click on a word and a switch reach the kernel, which answers with the
     core's numbers; the traits then hold the reader's state."""
-    base, token, folder = jupyterlab
-    (folder / "layer.ipynb").write_text(json.dumps(LAYER_NOTEBOOK), encoding="utf-8")
-    context = browser.new_context(viewport={"width": 1280, "height": 2400})
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{base}lab/tree/layer.ipynb?token={token}&reset")
-    page.wait_for_function(NOTEBOOK)
-    page.evaluate("() => jupyterapp.shell.currentWidget.sessionContext.ready")
-    page.wait_for_function("() => jupyterapp.shell.currentWidget.sessionContext.session?.kernel?.status === 'idle'")
-    page.evaluate("() => jupyterapp.commands.execute('notebook:run-all-cells')")
+    (jupyterlab[2] / "layer.ipynb").write_text(json.dumps(LAYER_NOTEBOOK), encoding="utf-8")
+    context, page, errors = open_notebook(browser, jupyterlab, "layer.ipynb", height=2400)
     page.wait_for_selector(f"{LAYER} .layer-words button", timeout=60000)
     page.locator(f'{LAYER} .layer-words button >> text="bridge"').click()
     page.wait_for_function(f"""() => document.querySelector('{LAYER} [data-bind="focus"]').textContent === 'bridge'""")
