@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from attention import bench, bench_view, figures
+from attention import bench, bench_view, figures, layer_view
 from attention.bench_drawing import names
 from tests.browser.test_bench_page import DRAWN, expected_state
 from tests.browser.test_bench_walk import AT_REST, PARTS, STEP_AND_PART
@@ -17,8 +17,8 @@ from tests.browser.test_embed_snippets import SCRIPT_SHOWN
 from tests.browser.test_navigation import TUCKED
 from tests.engines.drivers import Engine
 
-PAGES = ["", "roles/", "mixture/", "lab/", "bench/", "claims/", "embed/", "embed/fig-002/",
-         "embed/fig-003/", "embed/fig-004/", "embed/fig-005/", "embed/fig-006/"]
+PAGES = ["", "roles/", "mixture/", "lab/", "bench/", "layer/", "claims/", "embed/", "embed/fig-002/",
+         "embed/fig-003/", "embed/fig-004/", "embed/fig-005/", "embed/fig-006/", "embed/fig-009/"]
 READY = """(id) => { const s = document.querySelector(`#${id} .runtime-status`);
   return s && s.dataset.state === "ready" ? s.textContent : (s && s.dataset.state === "failed" ? `failed: ${s.textContent}` : null); }"""
 
@@ -412,3 +412,26 @@ def test_python_started_from_what_a_visit_saved_computes_what_cpython_does(engin
     assert engine.call("() => [...document.querySelectorAll('#fig-005 tbody tr .weight .num')].map((e) => e.textContent)") \
         == want["weights"]
     clean(engine)
+
+
+# FIG-009's steps table as the page shows it, row by row
+READ_LAYER = """() => [...document.querySelectorAll('#fig-009 .layer-stream tbody tr')].map((tr) =>
+  [...tr.querySelectorAll('td[data-cell] .v')].map((e) => e.textContent))"""
+
+
+def test_python_computes_the_layer_after_a_word_and_a_switch(engine, site_url):
+    """Chapter 5: following another word, then switching layer norm off, each drawn with the
+    numbers CPython's attention.layer_view computes."""
+    engine.open(site_url + "layer/")
+    ready(engine, "fig-009")
+    engine.call("() => document.querySelector('#fig-009 .layer-words li:nth-child(5) button').click()")
+    engine.wait_for("() => document.querySelector('#fig-009 [data-bind=\"focus\"]').textContent === 'bridge'",
+                    what="“bridge” followed")
+    rows = lambda v: [[c["text"] for c in r["cells"]] for r in v["rows"]]  # noqa: E731
+    assert engine.call(READ_LAYER) == rows(layer_view.view(focus=4))
+    engine.call("() => document.querySelector('#fig-009 input[name=\"part\"][value=\"layer_norm\"]').click()")
+    engine.wait_for("() => !document.querySelector('#fig-009 [data-bind=\"changed\"]').hidden",
+                    what="layer norm switched off")
+    assert engine.call(READ_LAYER) == rows(layer_view.view(focus=4, without=["layer_norm"]))
+    clean(engine)
+
