@@ -24,7 +24,6 @@ import numpy as np
 
 from . import bench
 from .numbers import fixed
-from .ops import attend
 
 __all__ = ["DATA", "STEPS", "build_data", "data", "dumps", "steps"]
 
@@ -34,38 +33,22 @@ STEPS = ("x", "projected", "after_attention", "norm1", "mlp", "after_mlp", "outp
 
 
 def steps(words, layer: int = 0) -> tuple[list[str], dict[str, np.ndarray], np.ndarray]:
-    """Run the model up to ``layer`` and return (tokens, each step's (n, 384) array, each
-    head's write (heads, n, 384)). Needs the trained extra."""
-    from .trained_model import _linear, gelu, layer_norm, load, tokenize
+    """Run the model up to ``layer`` and return (tokens, that layer's steps, as
+    attention.trained_model.layer_steps keeps them, and each head's write (heads, n, 384): its
+    output times its rows of W_O). Needs the trained extra."""
+    from .trained_model import embed, layer_steps, load, tokenize
 
     m = load()
     w, config = m.weights, m.config
     tokens, ids, _ = tokenize(list(words), m)
-    n, eps, heads = len(ids), config["layer_norm_eps"], config["num_attention_heads"]
-    x = (w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][:n]
-         + w["embeddings.token_type_embeddings.weight"][0])  # (n, d)
-    x = layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], eps)
+    record = {"output": embed(ids, w, config)}  # (n, d)
     for i in range(layer + 1):
-        p = f"encoder.layer.{i}"
-        s = f"{p}.attention.self"
-        Q, K, V = (_linear(x, w, f"{s}.{r}") for r in ("query", "key", "value"))  # (n, d) each
-        d_k = Q.shape[1] // heads
-        cuts = [slice(h * d_k, (h + 1) * d_k) for h in range(heads)]
-        outs = [attend(Q[:, c], K[:, c], V[:, c]).output for c in cuts]  # (n, d_k) each
-        W_O = w[f"{p}.attention.output.dense.weight"].T  # (d, d): rows = the concatenation
-        writes = np.stack([o @ W_O[c] for o, c in zip(outs, cuts)])  # (heads, n, d)
-        projected = writes.sum(axis=0) + w[f"{p}.attention.output.dense.bias"]  # (n, d)
-        after_attention = x + projected  # (n, d)
-        norm1 = layer_norm(after_attention, w[f"{p}.attention.output.LayerNorm.weight"],
-                           w[f"{p}.attention.output.LayerNorm.bias"], eps)  # (n, d)
-        mlp = _linear(gelu(_linear(norm1, w, f"{p}.intermediate.dense")), w,
-                      f"{p}.output.dense")  # (n, d)
-        after_mlp = norm1 + mlp  # (n, d)
-        out = layer_norm(after_mlp, w[f"{p}.output.LayerNorm.weight"],
-                         w[f"{p}.output.LayerNorm.bias"], eps)  # (n, d)
-        record = {"x": x, "projected": projected, "after_attention": after_attention,
-                  "norm1": norm1, "mlp": mlp, "after_mlp": after_mlp, "output": out}
-        x = out
+        record = layer_steps(record["output"], w, i, config)
+    heads = config["num_attention_heads"]
+    d_k = record["context"].shape[1] // heads
+    W_O = w[f"encoder.layer.{layer}.attention.output.dense.weight"].T  # (d, d): rows = the context
+    cuts = [slice(h * d_k, (h + 1) * d_k) for h in range(heads)]
+    writes = np.stack([record["context"][:, c] @ W_O[c] for c in cuts])  # (heads, n, d)
     return tokens, record, writes
 
 

@@ -31,8 +31,8 @@ import numpy as np
 
 from .ops import attend
 
-__all__ = ["DATA", "HEADS", "LAYERS", "MODEL", "Model", "attention", "forward", "gelu",
-           "layer_norm", "load", "tokenize"]
+__all__ = ["DATA", "HEADS", "LAYERS", "MODEL", "Model", "attention", "embed", "forward", "gelu",
+           "layer_norm", "layer_steps", "load", "tokenize"]
 
 MODEL = "all-MiniLM-L6-v2"
 LAYERS, HEADS = 6, 12  # all-MiniLM-L6-v2 (checked against the data file by the tests)
@@ -125,33 +125,50 @@ def _self_attention(x: np.ndarray, w: dict, p: str, heads: int) -> tuple[np.ndar
     return context, np.stack([tr.weights for tr in traces])  # (heads, n, n)
 
 
-def _layer(x: np.ndarray, w: dict, i: int, config: dict) -> tuple[np.ndarray, np.ndarray]:
-    """One encoder layer: attention, add & norm, feed-forward, add & norm."""
+def embed(ids, w: dict, config: dict) -> np.ndarray:
+    """The states going into the first layer: word, position and token-type embeddings, summed
+    and normalised (n, d)."""
+    n = len(ids)
+    x = (w["embeddings.word_embeddings.weight"][ids]
+         + w["embeddings.position_embeddings.weight"][:n]
+         + w["embeddings.token_type_embeddings.weight"][0])  # (n, d)
+    return layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"],
+                      config["layer_norm_eps"])
+
+
+def layer_steps(x: np.ndarray, w: dict, i: int, config: dict) -> dict[str, np.ndarray]:
+    """One encoder layer, every step kept: attention, add & norm, feed-forward, add & norm.
+
+    Keys: ``x`` (n, d) going in, ``context`` (n, d) the heads' outputs side by side,
+    ``weights`` (heads, n, n), ``projected``, ``after_attention``, ``norm1``, ``mlp``,
+    ``after_mlp`` and ``output``, each (n, d).
+    """
     p, eps = f"encoder.layer.{i}", config["layer_norm_eps"]
     context, weights = _self_attention(x, w, f"{p}.attention.self", config["num_attention_heads"])
-    x = layer_norm(x + _linear(context, w, f"{p}.attention.output.dense"),
-                   w[f"{p}.attention.output.LayerNorm.weight"],
-                   w[f"{p}.attention.output.LayerNorm.bias"], eps)  # (n, d)
-    hidden = gelu(_linear(x, w, f"{p}.intermediate.dense"))  # (n, d_ff)
-    x = layer_norm(x + _linear(hidden, w, f"{p}.output.dense"),
-                   w[f"{p}.output.LayerNorm.weight"], w[f"{p}.output.LayerNorm.bias"], eps)
-    return x, weights
+    projected = _linear(context, w, f"{p}.attention.output.dense")  # (n, d)
+    after_attention = x + projected  # (n, d)
+    norm1 = layer_norm(after_attention, w[f"{p}.attention.output.LayerNorm.weight"],
+                       w[f"{p}.attention.output.LayerNorm.bias"], eps)  # (n, d)
+    mlp = _linear(gelu(_linear(norm1, w, f"{p}.intermediate.dense")), w,
+                  f"{p}.output.dense")  # (n, d_ff) -> (n, d)
+    after_mlp = norm1 + mlp  # (n, d)
+    output = layer_norm(after_mlp, w[f"{p}.output.LayerNorm.weight"],
+                        w[f"{p}.output.LayerNorm.bias"], eps)  # (n, d)
+    return {"x": x, "context": context, "weights": weights, "projected": projected,
+            "after_attention": after_attention, "norm1": norm1, "mlp": mlp,
+            "after_mlp": after_mlp, "output": output}
 
 
 def forward(ids, model: Model | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Return (last hidden states (n, 384), attention weights (6, 12, n, n)) for token ids."""
     m = model or load()
     w, config = m.weights, m.config
-    n = len(ids)
-    x = (w["embeddings.word_embeddings.weight"][ids]
-         + w["embeddings.position_embeddings.weight"][:n]
-         + w["embeddings.token_type_embeddings.weight"][0])  # (n, d)
-    x = layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"],
-                   config["layer_norm_eps"])
+    x = embed(ids, w, config)  # (n, d)
     layers = []
     for i in range(config["num_hidden_layers"]):
-        x, weights = _layer(x, w, i, config)
-        layers.append(weights)
+        steps = layer_steps(x, w, i, config)
+        x = steps["output"]  # (n, d)
+        layers.append(steps["weights"])
     return x, np.stack(layers)  # (n, d), (layers, heads, n, n)
 
 

@@ -169,22 +169,20 @@ def test_the_trained_layers_committed_sizes_are_the_models():
     assert trained_layer.dumps(trained_layer.build_data()) == trained_layer.DATA.read_text(encoding="utf-8")
 
 
-def test_the_trained_layers_steps_end_where_the_models_first_layer_ends():
+def test_the_trained_layers_steps_end_where_the_models_forward_ends():
+    """The measured steps are the model's own: run to the last layer they end in the hidden
+    states attention.trained_model.forward returns (checked against transformers in
+    tests/test_trained.py), and the heads' writes add up to the projection."""
     from attention import trained_model
 
     m = trained_model.load()
-    tokens, record, writes = trained_layer.steps(bench.DEFAULT_SENTENCE)
-    w, config = m.weights, m.config
     _, ids, _ = trained_model.tokenize(list(bench.DEFAULT_SENTENCE), m)
-    n = len(ids)
-    x = (w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][:n]
-         + w["embeddings.token_type_embeddings.weight"][0])
-    x = trained_model.layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"],
-                                 config["layer_norm_eps"])
-    out, _ = trained_model._layer(x, w, 0, config)
-    np.testing.assert_allclose(record["output"], out, atol=1e-10)
-    np.testing.assert_allclose(writes.sum(axis=0) + w["encoder.layer.0.attention.output.dense.bias"],
-                               record["projected"], atol=1e-10)
+    tokens, record, writes = trained_layer.steps(bench.DEFAULT_SENTENCE, layer=trained_model.LAYERS - 1)
+    np.testing.assert_allclose(record["output"], trained_model.forward(ids, m)[0], atol=1e-10)
+    tokens, record, writes = trained_layer.steps(bench.DEFAULT_SENTENCE)
+    bias = m.weights["encoder.layer.0.attention.output.dense.bias"]
+    np.testing.assert_allclose(writes.sum(axis=0) + bias, record["projected"], atol=1e-10)
+    np.testing.assert_allclose(record["after_attention"], record["x"] + record["projected"], atol=1e-12)
     assert tokens == ["[CLS]", *bench.DEFAULT_SENTENCE, "[SEP]"]
 
 
