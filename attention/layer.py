@@ -111,6 +111,7 @@ class Layer:
     W_2: np.ndarray  # (d_ff, D_MODEL)
     b_2: np.ndarray  # (D_MODEL,)
     mlp: np.ndarray  # (n, D_MODEL) = hidden @ W_2 + b_2
+    after_mlp: np.ndarray  # (n, D_MODEL) = norm1 + mlp (mlp alone without the residual)
     gamma2: np.ndarray  # (D_MODEL,)
     beta2: np.ndarray  # (D_MODEL,)
     output: np.ndarray  # (n, D_MODEL) = LayerNorm(norm1 + mlp)
@@ -203,10 +204,12 @@ def forward(words, temperature: float = 1.0, without=(), silent: str | None = No
     if "mlp" in without:
         hidden, mlp = np.zeros_like(hidden), np.zeros_like(mlp)  # (n, d_ff), (n, D_MODEL)
     gamma2, beta2 = np.ones(D_MODEL), np.zeros(D_MODEL)  # (D_MODEL,) each
-    output = norm(keep * norm1 + mlp, gamma2, beta2)  # (n, D_MODEL)
+    after_mlp = keep * norm1 + mlp  # (n, D_MODEL)
+    output = norm(after_mlp, gamma2, beta2)  # (n, D_MODEL)
     return Layer(words=tuple(w.lower() for w in words), temperature=float(temperature), x=x,
                  heads=tuple(heads), concat=concat, W_O=W_O, projected=projected,
                  after_attention=after_attention, gamma1=gamma1, beta1=beta1, norm1=norm1,
-                 W_1=W_1, b_1=b_1, hidden=hidden, W_2=W_2, b_2=b_2, mlp=mlp, gamma2=gamma2,
+                 W_1=W_1, b_1=b_1, hidden=hidden, W_2=W_2, b_2=b_2, mlp=mlp, after_mlp=after_mlp,
+                 gamma2=gamma2,
                  beta2=beta2, output=output, eps=EPS,
                  without=tuple(s for s in SWITCHES if s in without), silent=silent)

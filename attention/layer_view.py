@@ -40,9 +40,9 @@ from .bench_input import BenchInputError, parse_position, parse_sentence, parse_
 from .bench_input import reading_note
 from .numbers import fixed, shown, typed
 
-__all__ = ["GLOSSES", "STEPS", "SWITCH_LABELS", "view"]
+__all__ = ["GLOSSES", "STEPS", "SWITCH_LABELS", "columns", "view"]
 
-# The columns of the stream's table: (key in the record or computed, number, title).
+# The columns of the stream's table: (its array in the layer's record, number, title).
 STEPS = (
     ("x", 1, "going in"),
     ("projected", 4, "the heads’ writes"),
@@ -74,8 +74,8 @@ WHY = {
 }
 # the heads that serve one word class; other words rest on the first word (attention.bench)
 SERVES = {"coreference": "pronoun", "verb-lookup": "noun"}
-_CLASS_OF = {"det": "determiner", "noun": "noun", "verb": "verb", "pron": "pronoun",
-             "other": "other"}
+# the word-class features: one-hot, the word's class is 1 and the others 0 (attention.bench)
+CLASS_FEATURES = bench.FEATURES[1:1 + len(bench.CLASSES)]
 
 
 def _read_switches(without, silent) -> tuple[tuple[str, ...], str | None]:
@@ -102,12 +102,9 @@ def _forward(words: tuple, t: float, without: tuple, silent) -> layer.Layer:
     return layer.forward(words, t, without, silent)
 
 
-def _columns(r: layer.Layer) -> dict[str, np.ndarray]:
-    """Each step of the stream's table as an (n, D_MODEL) array."""
-    keep = 0.0 if "residual" in r.without else 1.0
-    return {"x": r.x, "projected": r.projected, "after_attention": r.after_attention,
-            "norm1": r.norm1, "mlp": r.mlp, "after_mlp": keep * r.norm1 + r.mlp,
-            "output": r.output}
+def columns(r: layer.Layer) -> dict[str, np.ndarray]:
+    """Each step of the stream's table (STEPS) as an (n, D_MODEL) array."""
+    return {key: getattr(r, key) for key, _, _ in STEPS}
 
 
 def _norm_how(before: np.ndarray, k: int, value: float, off: bool) -> str:
@@ -126,10 +123,10 @@ def _how(r: layer.Layer, cols: dict, step: str, i: int, k: int) -> str:
     if step == "x":
         if name in layer.SLOTS:
             return "0: the layer’s slots are empty going in"
-        if name in _CLASS_OF:
+        if name in CLASS_FEATURES:
             cls = bench.LEXICON[r.words[i]].word_class
-            return f"“{r.words[i]}” is {'a' if cls != 'other' else 'of'} {cls} word: {fixed(value)}" \
-                if name == "other" else f"“{r.words[i]}” is a {cls}: {fixed(value)}"
+            kind = "word of another kind" if cls == "other" else cls
+            return f"“{r.words[i]}” is a {kind}: {fixed(value)}"
         if name == "person":
             return f"“{r.words[i]}” {'names' if value else 'does not name'} a person: {fixed(value)}"
         if name == "bias":
@@ -217,7 +214,7 @@ def view(sentence=None, focus=None, temperature="1", without=(), silent=None) ->
     t = parse_temperature(temperature, None)
     off, silent = _read_switches(without, silent)
     r, full = _forward(words, t, off, silent), _forward(words, t, (), None)
-    cols, full_cols = _columns(r), _columns(full)
+    cols, full_cols = columns(r), columns(full)
     switched = bool(off or silent)
     d_v = len(bench.FEATURES)
     heads = [{"name": h.name, "gloss": bench.HEADS[h.name].gloss, "silent": h.name == silent,

@@ -22,14 +22,14 @@ from pathlib import Path
 
 import numpy as np
 
-from . import bench
+from . import bench, layer_view
 from .numbers import fixed
 
 __all__ = ["DATA", "STEPS", "build_data", "data", "dumps", "steps"]
 
 DATA = Path(__file__).parent / "data" / "trained_layer.json"
-# the steps measured, in order, named as attention.layer_view's columns
-STEPS = ("x", "projected", "after_attention", "norm1", "mlp", "after_mlp", "output")
+# the steps measured, in order: the layer chapter's columns (attention.layer_view)
+STEPS = tuple(key for key, _, _ in layer_view.STEPS)
 
 
 def steps(words, layer: int = 0) -> tuple[list[str], dict[str, np.ndarray], np.ndarray]:

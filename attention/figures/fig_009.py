@@ -40,8 +40,7 @@ def answer(state: dict) -> dict:
 
 def apply(name: str, value: str, state: dict) -> None:
     """Apply one URL parameter to state (in the order of its parameters), or raise ValueError."""
-    key = {"word": "focus", "t": "temperature", "off": "without"}[name] \
-        if name in ("word", "t", "off") else name
+    key = {"word": "focus", "t": "temperature", "off": "without"}.get(name, name)
     trial = {**state, key: value}
     try:
         layer_view.view(**trial)  # the layer's own checks, against the state so far

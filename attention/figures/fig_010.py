@@ -34,8 +34,7 @@ def data() -> dict:
     words = list(bench.DEFAULT_SENTENCE)
     assert measured["tokens"][1:-1] == words, "the measurements are of another sentence"
     r = layer.forward(words)
-    cols = {"x": r.x, "projected": r.projected, "after_attention": r.after_attention,
-            "norm1": r.norm1, "mlp": r.mlp, "after_mlp": r.norm1 + r.mlp, "output": r.output}
+    cols = layer_view.columns(r)
     toy = {k: np.linalg.norm(v, axis=1) for k, v in cols.items()}  # (n,) each
     d_v = len(bench.FEATURES)
     toy_heads = [np.linalg.norm(r.concat[:, k * d_v:(k + 1) * d_v] @ r.W_O[k * d_v:(k + 1) * d_v],
