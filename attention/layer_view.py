@@ -40,7 +40,7 @@ from .bench_input import BenchInputError, parse_position, parse_sentence, parse_
 from .bench_input import reading_note
 from .numbers import fixed, shown, typed
 
-__all__ = ["GLOSSES", "STEPS", "SWITCH_LABELS", "columns", "view"]
+__all__ = ["GLOSSES", "STEPS", "SWITCH_LABELS", "columns", "default_focus", "view"]
 
 # The columns of the stream's table: (its array in the layer's record, number, title).
 STEPS = (
@@ -203,14 +203,23 @@ def _changed_sentence(r, full, steps_changed, i: int) -> str:
     return " ".join(said)
 
 
+def default_focus(words) -> int:
+    """The word a sentence opens on: its first pronoun (the coreference head has work there),
+    else its last word.
+
+    >>> default_focus(bench.DEFAULT_SENTENCE), default_focus(("the", "engineer", "left"))
+    (6, 2)
+    """
+    return next((i for i, w in enumerate(words) if bench.LEXICON[w].word_class == "pronoun"),
+                len(words) - 1)
+
+
 def view(sentence=None, focus=None, temperature="1", without=(), silent=None) -> dict:
     """Return the layer chapter's view of a state (schema in the module docstring), or raise
     BenchInputError naming the field at fault."""
     words = tuple(bench.DEFAULT_SENTENCE if sentence is None else parse_sentence(sentence))
     n = len(words)
-    default = next((i for i, w in enumerate(words) if bench.LEXICON[w].word_class == "pronoun"),
-                   n - 1)
-    i = default if focus is None else parse_position(focus, "focus", n, "word followed")
+    i = default_focus(words) if focus is None else parse_position(focus, "focus", n, "word followed")
     t = parse_temperature(temperature, None)
     off, silent = _read_switches(without, silent)
     r, full = _forward(words, t, off, silent), _forward(words, t, (), None)

@@ -1,10 +1,13 @@
 // Answer requests with attention.protocol.bridge.handle_json inside Pyodide under Node, for the build's
 // precomputed answer tables (sitebuild/answers.py): the same runtime and wheel as the browser.
 //
-// Usage: node sitebuild/answers.mjs <pyodideDir> <wheelPath> < requests.json
+// Usage: node sitebuild/answers.mjs <pyodideDir> <wheelPath> <files> < requests.json
 //   stdin:  a JSON array of request strings; stdout: {"pyodide": version, "answers": [text]}
-// Nothing is fetched: the runtime, numpy and the wheel are local files.
+//   files:  JSON, {name on the site: local path} of the data files Python may ask for
+// Nothing is fetched: the runtime, numpy, the wheel and the data files are local files. A
+// request whose answer needs a data file first gets it as the browser's worker.js does.
 
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -15,7 +18,8 @@ globalThis.fetch = async (resource) => {
 };
 
 async function main() {
-  const [dir, wheel] = process.argv.slice(2);
+  const [dir, wheel, files] = process.argv.slice(2);
+  const local = JSON.parse(files || "{}");
   const chunks = [];
   for await (const chunk of process.stdin) chunks.push(chunk);
   const requests = JSON.parse(Buffer.concat(chunks).toString("utf8"));
@@ -24,7 +28,16 @@ async function main() {
   const pyodide = await loadPyodide({ indexURL, packages: ["numpy", path.resolve(wheel)],
     stdout: log, stderr: log });
   const handle = pyodide.pyimport("attention.protocol.bridge").handle_json;
-  const answers = requests.map((request) => handle(request));
+  const answer = (request) => {
+    const first = handle(request);
+    if (!first.startsWith('{"needs": ')) return first; // attention.protocol.bridge.NEEDS
+    const { needs } = JSON.parse(first);
+    if (!local[needs.file]) throw new Error(`Python asked for ${needs.file}, which the build did not give`);
+    pyodide.FS.mkdirTree(needs.path.slice(0, needs.path.lastIndexOf("/")));
+    pyodide.FS.writeFile(needs.path, readFileSync(local[needs.file]));
+    return handle(request);
+  };
+  const answers = requests.map(answer);
   await new Promise((resolve, reject) => process.stdout.write(
     JSON.stringify({ pyodide: pyodide.version, answers }), (e) => (e ? reject(e) : resolve())));
 }

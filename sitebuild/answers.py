@@ -30,6 +30,7 @@ import sys
 from pathlib import Path
 from urllib.parse import parse_qsl, urljoin, urlsplit
 
+from attention import trained_layer
 from attention.protocol import bridge, neighbours, registry
 
 from . import runtime
@@ -111,7 +112,8 @@ def requests(links: dict[str, list[dict]]) -> dict[str, list[dict]]:
 
 def _cache_file(wheel: Path) -> Path:
     """Where the answers from this wheel and runtime are kept: {request text: answer text}."""
-    h = hashlib.sha256(runtime.PYODIDE_VERSION.encode() + b"\0" + wheel.read_bytes())
+    h = hashlib.sha256(runtime.PYODIDE_VERSION.encode() + b"\0" + wheel.read_bytes() + b"\0"
+                       + trained_layer.WEIGHTS_SHA256.encode())  # the data files Python may read
     return runtime.cache_root() / "answers" / f"{h.hexdigest()[:24]}.json"
 
 
@@ -135,12 +137,17 @@ def _in_pyodide(texts: list[str], wheel: Path, log) -> list[str] | None:
     new = [t for t in texts if t not in known]
     if new:
         log(f"computing {len(new)} precomputed answers in Pyodide under Node…")
-        proc = subprocess.run([node, str(SCRIPT), str(folder), str(wheel)], input=json.dumps(new),
+        files = json.dumps({trained_layer.weights_name(): str(trained_layer.WEIGHTS)})
+        proc = subprocess.run([node, str(SCRIPT), str(folder), str(wheel), files], input=json.dumps(new),
                               capture_output=True, text=True, timeout=NODE_TIMEOUT)
         if proc.returncode != 0:
             log(f"note: Pyodide under Node failed ({proc.stderr.strip()[-300:]})")
             return None
         computed = dict(zip(new, json.loads(proc.stdout)["answers"]))
+        waiting = [t for t, a in computed.items() if a.startswith(bridge.NEEDS)]
+        if waiting:  # a table must hold answers, never a request for a file
+            log(f"note: Pyodide under Node was not given a data file for {waiting[0][:80]}")
+            return None
         known = {**_read(cache), **computed}  # what a parallel build kept meanwhile, too
         cache.parent.mkdir(parents=True, exist_ok=True)
         tmp = cache.with_suffix(f".{os.getpid()}.tmp")  # parallel test workers may build at once:

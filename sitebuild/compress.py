@@ -27,7 +27,7 @@ try:  # the site extra installs it; without it the build writes .gz files only
 except ImportError:  # pragma: no cover - depends on the environment
     brotli = None
 
-SUFFIXES = (".wasm", ".js", ".mjs", ".css", ".html", ".json", ".svg", ".txt")
+SUFFIXES = (".wasm", ".js", ".mjs", ".css", ".html", ".json", ".svg", ".txt", ".npz")
 MIN_BYTES = 1024  # smaller files gain a few bytes at most
 CACHED_BYTES = 100_000  # at least this large: compressed once per content, kept in the cache
 ENCODINGS = {"br": ".br", "gzip": ".gz"}  # Content-Encoding: file suffix, in order of preference

@@ -14,7 +14,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from attention import chapters as quoted, trained_view
+from attention import chapters as quoted, trained_layer, trained_view
 from attention.protocol import registry
 
 from . import answers, compress, download, embeds, hashing, headers, modules, offline, runtime, wheel, widgets
@@ -43,6 +43,7 @@ class Inputs:
     toy: dict
     runtime_files: tuple[Path, ...]  # verified Pyodide files to copy; empty when using the CDN
     wheel: Path  # the attention package's wheel, for the browser
+    weights: Path  # the trained layer's weights, served beside the wheel (attention.trained_layer)
     widgets: dict[str, str]  # each data-widget the templates write: its module (sitebuild.widgets)
 
 
@@ -83,8 +84,19 @@ def gather(templates: Path = TEMPLATES, cdn: bool = False) -> Inputs:
         toy={**quoted.toy_context(), "bench": quoted.bench_context()},
         runtime_files=_runtime_files(cdn),
         wheel=wheel.ensure_wheel(),
+        weights=_weights(),
         widgets=widgets.widgets(templates),
     )
+
+
+def _weights() -> Path:
+    """Return the trained layer's weights file, checked against the hash its address carries."""
+    path = trained_layer.WEIGHTS
+    if not path.is_file() or hashlib.sha256(path.read_bytes()).hexdigest() != trained_layer.WEIGHTS_SHA256:
+        raise BuildError("the trained layer's weights are missing or not the ones "
+                         "attention.trained_layer.WEIGHTS_SHA256 names (python -m "
+                         "attention.trained_layer --write makes them)", path)
+    return path
 
 
 def csp(cdn: bool) -> str:
@@ -307,6 +319,8 @@ def write_site(pages: dict[str, str], inputs: Inputs, out: Path,
         wheel_rel = wheel_path(inputs)
         (tmp / wheel_rel).parent.mkdir(parents=True)
         shutil.copy2(inputs.wheel, tmp / wheel_rel)
+        # beside it, fetched by the browser's Python only when a reader asks for it (worker.js)
+        shutil.copy2(inputs.weights, (tmp / wheel_rel).parent / trained_layer.weights_name())
         for rel, html in pages.items():
             target = tmp / rel
             target.parent.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,6 @@
 """attention.layer_view and the switches of attention.layer: each switch changes only the steps
 after the part it removes; every number's working, read back from its text, computes the
-number; bad input is refused by field. And the trained layer's committed sizes (CL-060)."""
+number; bad input is refused by field."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attention import bench, layer, layer_view, trained_layer
+from attention import bench, layer, layer_view
 from attention.bench_input import BenchInputError
 
 WORDS = sorted(bench.LEXICON)
@@ -161,38 +161,3 @@ def test_after_layer_norm_every_vector_is_at_most_root_d_long(words):
         assert (lengths <= math.sqrt(layer.D_MODEL) + 1e-12).all()
         var = (r.after_attention if rows is r.norm1 else r.norm1 + r.mlp).var(axis=1)
         np.testing.assert_allclose(lengths, np.sqrt(layer.D_MODEL * var / (var + layer.EPS)), rtol=1e-9)
-
-
-# ------------------------------------------------------------ the trained layer (CL-060)
-
-def test_the_trained_layers_committed_sizes_are_the_models():
-    assert trained_layer.dumps(trained_layer.build_data()) == trained_layer.DATA.read_text(encoding="utf-8")
-
-
-def test_the_trained_layers_steps_end_where_the_models_forward_ends():
-    """The measured steps are the model's own: run to the last layer they end in the hidden
-    states attention.trained_model.forward returns (checked against transformers in
-    tests/test_trained.py), and the heads' writes add up to the projection."""
-    from attention import trained_model
-
-    m = trained_model.load()
-    _, ids, _ = trained_model.tokenize(list(bench.DEFAULT_SENTENCE), m)
-    tokens, record, writes = trained_layer.steps(bench.DEFAULT_SENTENCE, layer=trained_model.LAYERS - 1)
-    np.testing.assert_allclose(record["output"], trained_model.forward(ids, m)[0], atol=1e-10)
-    tokens, record, writes = trained_layer.steps(bench.DEFAULT_SENTENCE)
-    bias = m.weights["encoder.layer.0.attention.output.dense.bias"]
-    np.testing.assert_allclose(writes.sum(axis=0) + bias, record["projected"], atol=1e-10)
-    np.testing.assert_allclose(record["after_attention"], record["x"] + record["projected"], atol=1e-12)
-    assert tokens == ["[CLS]", *bench.DEFAULT_SENTENCE, "[SEP]"]
-
-
-def test_cl060_the_heads_together_write_about_a_third_of_the_residual_and_each_head_less():
-    d = trained_layer.data()
-    x = np.array(d["steps"]["x"], float)[1:-1]
-    projected = np.array(d["steps"]["projected"], float)[1:-1]
-    heads = np.array(d["heads"], float)[:, 1:-1]  # (12, words)
-    assert 0.25 < (projected / x).mean() < 0.42
-    assert (heads < projected).all()
-    assert len(heads) == 12
-    lengths = np.array(d["steps"]["output"], float)
-    assert lengths.std() > 0.5  # learned gains: not one length for every word, unlike √d

@@ -55,7 +55,10 @@ def test_each_live_widget_says_which_state_it_shows_as_its_figures_record_does()
     """page.js opens a link's state by the name its widget module exports (STATE): the same
     name as the figure's record, for every figure a widget mounts."""
     modules = widget_modules()
-    shown = {f.widget: f.state for f in registry.FIGURES if f.widget}
+    shown = {f.widget: f.state for f in registry.FIGURES if f.widget and f.state}
+    # a widget that shows no state of its own follows its group's (page.js: it never speaks)
+    assert [f.widget for f in registry.FIGURES if f.widget and not f.state] == ["fig-010"]
+    assert "export const STATE" not in modules["fig-010"]
     assert shown == {"fig-002": "fig-002", "lab": "lab", "fig-004": "bench", "fig-005": "bench",
                      "fig-006": "bench", "trained": "bench", "fig-009": "layer"}
     bench = (JS / "figures" / "bench.js").read_text(encoding="utf-8")
@@ -70,6 +73,9 @@ def test_each_live_widget_says_which_state_it_shows_as_its_figures_record_does()
 
 def test_the_bridge_the_downloads_and_the_answers_tables_follow_the_records():
     assert set(registry.STATES) <= set(bridge.FIGURES)
+    # a figure's own request (no state): by its id, with the fields its record names
+    assert {name: fields for name, (_, fields) in bridge.FIGURES.items() if name.startswith("fig-")
+            and name not in registry.STATES} == {"fig-010": {"sentence"}}
     assert {name: fields for name, (_, fields) in bridge.FIGURES.items() if name in registry.STATES} \
         == {name: s.fields for name, s in registry.STATES.items()}
     assert set(registry.EXPORTS) == {"fig-001", "fig-002", "fig-003", "fig-004", "fig-005", "fig-006",

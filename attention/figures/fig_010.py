@@ -1,6 +1,7 @@
 """FIG-010, "The same steps in a trained layer" (chapter 5): how long each step's vector is
-for each word of the bench's sentence, in the hand-set layer and in all-MiniLM-L6-v2's first
-layer (measured when the data file was made: attention.trained_layer).
+for each word of the reader's sentence, in the hand-set layer and in all-MiniLM-L6-v2's first
+layer (attention.trained_layer). The build draws the bench's sentence; in the browser, the
+reader asks for their own, and Python computes it once the first layer's weights have come.
 """
 
 from __future__ import annotations
@@ -8,43 +9,52 @@ from __future__ import annotations
 import numpy as np
 
 from .. import bench, layer, layer_view, trained_layer
-from ..numbers import fixed, shown
-from ..protocol.records import Figure
+from ..bench_input import parse_sentence
+from ..numbers import fixed, shown, spelled
+from ..protocol.records import Figure, RequestError
 
 __all__ = ["FIGURE", "data", "export"]
 
 TITLES = {key: title for key, _, title in layer_view.STEPS}
 
 
-def data() -> dict:
-    """Each step's size per word in both layers, and MiniLM's heads' writes against the
-    residual going in.
+def data(sentence=None) -> dict:
+    """Each step's size per word in both layers (the whole hand-set layer, at T = 1), and
+    MiniLM's heads' writes against the residual going in, for a sentence of the bench's lexicon
+    (its default when None). Raises BenchInputError for a sentence the bench refuses, and
+    trained_layer.WeightsMissing when the weights file is not here.
 
-    Schema: ``{"sentence", "words", "word": {"index", "word"} (the one the table shows), "width": {"toy", "trained"},
-    "steps": [{"key", "title", "toy": [shown], "trained":
-    [text]}], "heads": {"trained": [[text per word] per head], "toy": [[shown per word] per
-    head]}, "ratio": {"toy", "trained"}, "model"}``; ``ratio`` is the mean over words of all
-    heads' write over the residual going in.
+    Schema: ``{"sentence", "words", "count" (e.g. "eight words"), "word": {"index", "word"}
+    (the one the build's table shows), "width": {"toy", "trained"}, "steps": [{"key", "title",
+    "toy": [shown per word], "trained": [text per word]}], "heads": {"trained": [[text per
+    word] per head], "toy": [[shown per word] per head], "toy_names"}, "ratio": {"toy",
+    "trained"}, "model", "download": {"file", "size", "within"}}``; ``ratio`` is the mean over
+    words of all heads' write over the residual going in; ``download`` is the weights file's
+    name on the site, its size in MB and how close its sizes are to the full model's in
+    percent, as text.
 
     >>> d = data()
     >>> d["words"][:3], len(d["heads"]["trained"]), d["steps"][0]["trained"][:2]
-    (['the', 'engineer', 'fixed'], 12, ['7.095', '10.851'])
+    (['the', 'engineer', 'fixed'], 12, ['7.096', '10.851'])
     """
-    measured = trained_layer.data()
-    words = list(bench.DEFAULT_SENTENCE)
-    assert measured["tokens"][1:-1] == words, "the measurements are of another sentence"
+    words = list(bench.DEFAULT_SENTENCE if sentence is None else parse_sentence(sentence))
+    sized = trained_layer.sizes(words)
+    measured = {"steps": {k: [fixed(v) for v in a] for k, a in sized["steps"].items()},
+                "heads": [[fixed(v) for v in h] for h in sized["heads"]]}
     r = layer.forward(words)
     cols = layer_view.columns(r)
     toy = {k: np.linalg.norm(v, axis=1) for k, v in cols.items()}  # (n,) each
     d_v = len(bench.FEATURES)
     toy_heads = [np.linalg.norm(r.concat[:, k * d_v:(k + 1) * d_v] @ r.W_O[k * d_v:(k + 1) * d_v],
                                 axis=1) for k in range(len(r.heads))]  # (n,) each
-    trained = {k: [float(v) for v in measured["steps"][k][1:-1]] for k in cols}
-    she = next(i for i, w in enumerate(words) if bench.LEXICON[w].word_class == "pronoun")
+    trained = {k: sized["steps"][k][1:-1] for k in cols}
+    i = layer_view.default_focus(words)
+    mb = trained_layer.WEIGHTS.stat().st_size / 1e6
     return {
-        "sentence": " ".join(words), "words": words, "model": measured["model"],
-        "word": {"index": she, "word": words[she]},
-        "width": {"toy": layer.D_MODEL, "trained": measured["width"]},
+        "sentence": " ".join(words), "words": words, "model": sized["model"],
+        "count": f"{spelled(len(words))} word{'s' if len(words) > 1 else ''}",
+        "word": {"index": i, "word": words[i]},
+        "width": {"toy": layer.D_MODEL, "trained": sized["width"]},
         "steps": [{"key": k, "title": TITLES[k], "toy": [shown(v) for v in toy[k]],
                    "trained": measured["steps"][k][1:-1]} for k in cols],
         "heads": {"trained": [h[1:-1] for h in measured["heads"]],
@@ -53,12 +63,21 @@ def data() -> dict:
         "ratio": {"toy": fixed(float(np.mean(toy["projected"] / toy["x"]))),
                   "trained": fixed(float(np.mean(np.array(trained["projected"])
                                                  / np.array(trained["x"]))))},
+        "download": {"file": trained_layer.weights_name(), "size": f"{mb:.1f}",
+                     "within": f"{trained_layer.AGREEMENT * 100:g}"},
     }
+
+
+def answer(state: dict) -> dict:
+    """Answer a request for a sentence's sizes (``{"sentence": text}``)."""
+    if not isinstance(state.get("sentence", ""), str):
+        raise RequestError("The sentence must be text.", "sentence")
+    return data(state.get("sentence"))
 
 
 def export(state: dict) -> dict:
     """Its download: each step's size per word in both layers."""
-    d = data()
+    d = data(state.get("sentence"))
     rows = [[s["key"], w, s["toy"][j]["value"], float(s["trained"][j])]
             for s in d["steps"] for j, w in enumerate(d["words"])]
     return {"columns": ["step", "word", "hand_set_size", "minilm_size"], "rows": rows,
@@ -66,4 +85,5 @@ def export(state: dict) -> dict:
 
 
 FIGURE = Figure(number="FIG-010", chapter="layer", title="The same steps in a trained layer",
-                data=data, export=export, live=False)
+                data=data, export=export, live=False, widget="fig-010", answer=answer,
+                fields=frozenset({"sentence"}))

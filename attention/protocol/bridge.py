@@ -19,11 +19,11 @@ import functools
 import json
 import math
 
-from .. import bench_view, lab, quiz
+from .. import bench_view, lab, quiz, trained_layer
 from . import export, registry
 from .records import RequestError
 
-__all__ = ["MAX_REQUEST", "handle", "handle_json"]
+__all__ = ["MAX_REQUEST", "NEEDS", "handle", "handle_json"]
 
 MAX_REQUEST = 20_000  # characters; a real request is a few hundred
 MAX_DEPTH = 20  # nesting levels; a real request has three, and deep JSON exhausts Pyodide's stack
@@ -46,6 +46,7 @@ def _export(state: dict) -> dict:
 
 FIGURES = dict(sorted({  # name: (builder taking the state as a dict, the fields a request may set)
     **{state.name: (state.answer, state.fields) for state in registry.STATES.values()},
+    **{f.id: (f.answer, f.fields) for f in registry.FIGURES if f.answer},
     "export": (_export, {"of", "state", "url"}),
     "quiz": (lambda state: quiz.view(**state),  # the bench's questions for a bench state
              {"sentence", "head", "query", "temperature", "shut", "without"}),
@@ -119,6 +120,19 @@ def _finite_float(text: str) -> float:
     return x
 
 
+# How an answer that needs a data file first begins: ``{"needs": {"file": its name on the site,
+# "path": where Python reads it}, "ok": false, "errors": [...]}``. The worker fetches the file
+# beside the package, writes it there and asks again (worker.js); only the trained layer's
+# weights come so (attention.trained_layer).
+NEEDS = '{"needs": '
+
+
+def _needs(exc: trained_layer.WeightsMissing) -> str:
+    """Encode the answer that asks for the weights file first."""
+    return NEEDS + json.dumps({"file": trained_layer.weights_name(), "path": str(exc.path)}) + \
+        _errors([(None, str(exc))]).replace("{", ", ", 1)
+
+
 def _errors(problems) -> str:
     """Encode a list of (field, message) pairs as an error answer."""
     return json.dumps({"ok": False, "errors": [{"field": f, "message": m} for f, m in problems]})
@@ -131,7 +145,10 @@ def handle_json(text) -> str:
     and forth between rows gets each answer again without recomputing or re-encoding it.
     """
     if isinstance(text, str) and len(text) <= MAX_REQUEST:
-        return _answer_text(text)
+        answer = _answer_text(text)
+        if answer.startswith(NEEDS):  # not kept: the same request is answered once the file has come
+            _answer_text.cache_clear()
+        return answer
     return _answer_text_uncached(text)
 
 
@@ -160,6 +177,8 @@ def _answer_text_uncached(text) -> str:
         return _errors([(exc.field, str(exc))])
     except json.JSONDecodeError:
         return _errors([(None, "A request must be valid JSON.")])
+    except trained_layer.WeightsMissing as exc:
+        return _needs(exc)
     except ValueError as exc:  # a core check, e.g. an unknown token or overflow
         return _errors([(None, str(exc))])
     except Exception as exc:  # noqa: BLE001 (nothing may escape to the page)

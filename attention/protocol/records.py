@@ -53,6 +53,10 @@ class Figure:
     table: str | None = None  # the precomputed answers its page fetches (sitebuild.answers)
     live: bool = True  # False: drawn once by the build, nothing to change
     aliases: tuple[str, ...] = ()  # the embed ids it had before: embed/<alias>/ sends readers on
+    # a request for its data alone, answered on demand (no URL, no precomputed answers): the
+    # bridge answers {"figure": its id, ...fields} with answer(fields)
+    answer: Callable[[dict], dict] | None = None
+    fields: frozenset[str] = frozenset()  # the fields such a request may set
 
     @property
     def id(self) -> str:

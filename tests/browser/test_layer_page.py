@@ -175,3 +175,97 @@ def test_without_javascript_the_layer_shows_every_number(browser, server):
     assert w.page.is_hidden("#fig-009 .layer-controls")  # no control that cannot work
     assert len(w.page.query_selector_all("#fig-010 td.num")) >= len(v["steps"])
     context.close()
+
+
+# FIG-010's numbers as the page shows them: the word, the sentence, each step's two lengths,
+# the heads' writes and the ratios, and whether they are marked as for another sentence.
+READ_TRAINED = """() => {
+  const root = document.querySelector('#fig-010');
+  const text = (sel) => root.querySelector(sel).textContent;
+  return {
+    word: text('[data-bind="word"]'), sentence: text('[data-bind="sentence"]'),
+    toy: [...root.querySelectorAll('[data-toy]')].map((e) => e.textContent),
+    trained: [...root.querySelectorAll('[data-trained]')].map((e) => e.textContent),
+    heads: [text('[data-bind="toy-heads"]'), text('[data-bind="trained-heads"]')],
+    ratios: [text('[data-bind="ratio-toy"]'), text('[data-bind="ratio-trained"]')],
+    stale: root.classList.contains('is-stale'),
+  };
+}"""
+
+
+def expected_trained(sentence=None, focus=None) -> dict:
+    """What CPython's FIG-010 data gives for a sentence and a word, in READ_TRAINED's shape."""
+    from attention.figures import fig_010
+
+    d = fig_010.data(sentence)
+    i = d["word"]["index"] if focus is None else focus
+    return {"word": d["words"][i], "sentence": d["sentence"],
+            "toy": [s["toy"][i]["text"] for s in d["steps"]],
+            "trained": [s["trained"][i] for s in d["steps"]],
+            "heads": [", ".join(f"{n} {h[i]['text']}" for n, h in zip(d["heads"]["toy_names"], d["heads"]["toy"])),
+                      ", ".join(h[i] for h in d["heads"]["trained"])],
+            "ratios": [d["ratio"]["toy"], d["ratio"]["trained"]], "stale": False}
+
+
+def test_the_trained_layer_follows_the_word_and_runs_a_typed_sentence_once_asked(layer_page):
+    """FIG-010 shows the word FIG-009 follows at once; for a sentence of the reader's, it says
+    its lengths are for another sentence until the reader asks, then Python downloads the
+    weights once and computes each sentence after it without asking again."""
+    page = layer_page.page
+    fetched = []
+    page.on("request", lambda r: r.url.endswith(".npz") and fetched.append(r.url))
+    assert page.evaluate(READ_TRAINED) == expected_trained()
+    page.click('#fig-009 .layer-words button >> text="engineer"')
+    wait_for_focus(page, "engineer")
+    assert page.evaluate(READ_TRAINED) == expected_trained(focus=1)
+    sentence = "the pilot saw the car before he left"
+    page.fill("#layer-sentence", sentence)
+    page.click("#fig-009 .layer-controls button[type=submit]")
+    wait_for_focus(page, "he")
+    ask = page.locator('#fig-010 [data-bind="ask"]')
+    assert ask.is_visible() and page.evaluate(READ_TRAINED)["stale"]
+    assert f"not for your sentence, “{sentence}”" in ask.inner_text()
+    assert fetched == []  # nothing downloaded before the reader asks
+    page.click('#fig-010 [data-bind="ask-button"]')
+    page.wait_for_function("(s) => document.querySelector('#fig-010 [data-bind=\"sentence\"]').textContent === s",
+                           arg=sentence, timeout=60000)
+    assert page.evaluate(READ_TRAINED) == expected_trained(sentence)
+    assert ask.is_hidden()
+    from attention import trained_layer
+    assert [u.rsplit("/", 1)[1] for u in fetched] == [trained_layer.weights_name()]
+    sentence = "the doctor saw the pilot before she left"  # asked once: the next one is computed
+    page.fill("#layer-sentence", sentence)
+    page.click("#fig-009 .layer-controls button[type=submit]")
+    page.wait_for_function("(s) => document.querySelector('#fig-010 [data-bind=\"sentence\"]').textContent === s",
+                           arg=sentence, timeout=60000)
+    assert page.evaluate(READ_TRAINED) == expected_trained(sentence)
+    assert len(fetched) == 1
+    layer_page.w.assert_clean()
+
+
+def test_a_weights_download_that_fails_says_so_and_can_be_tried_again(browser, server):
+    """A server that fails the weights' download: FIG-010 says why, keeps the other sentence's
+    lengths marked, and the button tries again (a fresh page: the shared one's Python may hold
+    the weights already)."""
+    context = browser.new_context(service_workers="block")  # every request reaches the route
+    context.route("**/*.npz", lambda route: route.fulfill(status=503, body="busy"))
+    w = watch(context, server)
+    page = w.page
+    page.goto(server + "layer/")
+    page.wait_for_selector(f"#fig-009 {READY}", timeout=90000)
+    sentence = "the pilot saw the car before he left"
+    page.fill("#layer-sentence", sentence)
+    page.click("#fig-009 .layer-controls button[type=submit]")
+    wait_for_focus(page, "he")
+    page.click('#fig-010 [data-bind="ask-button"]')
+    page.wait_for_function("() => /could not be downloaded/.test(document.querySelector('#fig-010 [data-bind=\"ask-status\"]').textContent)",
+                           timeout=60000)
+    assert "the server answered 503" in page.inner_text('#fig-010 [data-bind="ask-status"]')
+    assert page.evaluate(READ_TRAINED)["stale"]
+    assert page.is_visible('#fig-010 [data-bind="ask-button"]')
+    context.unroute("**/*.npz")
+    page.click('#fig-010 [data-bind="ask-button"]')
+    page.wait_for_function("(s) => document.querySelector('#fig-010 [data-bind=\"sentence\"]').textContent === s",
+                           arg=sentence, timeout=60000)
+    assert page.evaluate(READ_TRAINED) == expected_trained(sentence)
+    context.close()

@@ -67,6 +67,8 @@ function makeStore(channel, root, session, view, figure) {
   store.view = view;
   // with the fields every request of the figure carries, as send() adds them
   store.warm = (requests) => session.alive && runtime.warm(requests.map((r) => ({ ...r, ...store.extras })));
+  store.aside = (request, answer) => runtime.request(`${channel}:aside`, request,
+    (reply, source) => session.alive && answer(reply, source));
   /** Open the state of the page's address, once the group's figures are mounted; resolves
    * once it is drawn, or waits for Python (the figure then says so itself). */
   store.openLink = () => new Promise((opened) => {
@@ -83,7 +85,7 @@ function makeStore(channel, root, session, view, figure) {
       deferred = null;
     }, opened);
   });
-  session.teardown.push(() => runtime.cancel(channel));
+  session.teardown.push(() => { runtime.cancel(channel); runtime.cancel(`${channel}:aside`); });
   return store;
 }
 

@@ -21,6 +21,9 @@ export function createStore(ask) {
     view: null, // the group's status: pending, stale, which figure speaks (page.js, status.js)
     openLink: () => Promise.resolve(), // opens the state of the page's address (page.js)
     warm: () => {}, // has Python compute requests the reader may make next (page.js; bench.js asks)
+    // asks Python a figure's own request, beside the group's state, newest only: answer(json,
+    // source) (page.js; the trained layer's figure asks, for the sentence of the layer's state)
+    aside: () => {},
     good: null, // the last answer that computed: a bad input leaves it drawn (bench.js, trained.js)
     held: null, // the bench's matrix as the page holds it (bench.js; attention.protocol.delta)
     sentenceSent: null, // the bench's sentence and query when "Use sentence" was pressed (bench-notes.js)

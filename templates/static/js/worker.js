@@ -8,6 +8,8 @@ import {
 } from "./saved-start.js";
 
 let handle = null;
+let python = null; // the interpreter, once started: a data file Python asks for is written into it
+let packageURL = null; // the package's wheel: the data files Python may ask for are beside it
 let loaded = 0;
 let active = 0; // downloads under way
 // of which sealed: asked with an integrity hash (Pyodide fetches NumPy's wheel so), whose body
@@ -159,6 +161,8 @@ async function boot({ indexURL, wheelURL, ios }) {
   t = timed("import numpy", t);
   const bridge = pyodide.pyimport("attention.protocol.bridge");
   handle = bridge.handle_json; // kept: no runPython per request
+  python = pyodide;
+  packageURL = wheelURL;
   timed("import attention", t);
   if (!saved) {
     writeBytecode(pyodide, false);
@@ -178,6 +182,42 @@ function why(error) {
     ? "its files could not be downloaded" : message;
 }
 
+// An answer that asks for a data file first (attention.protocol.bridge.NEEDS): the trained
+// layer's weights, 3.6 MB, which no page needs until its reader asks for that figure.
+const NEEDS = '{"needs": ';
+const files = new Map(); // file name -> its download and write, made once
+
+/** Fetch a file Python needs from beside the package and write it where Python reads it. */
+function provide({ file, path }) {
+  if (!files.has(file)) {
+    files.set(file, (async () => {
+      const response = await self.fetch(new URL(file, packageURL));
+      if (!response.ok) throw new Error(`the server answered ${response.status}`);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      python.FS.mkdirTree(path.slice(0, path.lastIndexOf("/"))); // the package carries no data folder
+      python.FS.writeFile(path, bytes);
+    })());
+    files.get(file).catch(() => files.delete(file)); // asked again, it is fetched again
+  }
+  return files.get(file);
+}
+
+/** Python's answer to a request; one that needs a file first gets it and is asked again. */
+async function answer(json) {
+  const first = handle(json);
+  if (!first.startsWith(NEEDS)) return first;
+  const { needs } = JSON.parse(first);
+  try {
+    await provide(needs);
+  } catch (error) {
+    const said = String((error && error.message) || error);
+    const reason = /failed to fetch|networkerror|load failed/i.test(said) ? "the network refused it" : said;
+    const message = `The file this needs (${needs.file}) could not be downloaded: ${reason}. Try again.`;
+    return JSON.stringify({ ok: false, errors: [{ field: null, message }] });
+  }
+  return handle(json);
+}
+
 // Requests the page expects next (runtime.warm): computed one at a time, each in a task of
 // its own, so that a reader's request, a message, waits for at most one of them. Each answer
 // goes to the page as it is made: the reader's click then finds it there and is drawn in its
@@ -189,7 +229,9 @@ function warmNext() {
   const json = ahead.shift();
   if (json === undefined || !handle) return;
   try {
-    self.postMessage({ type: "ahead", json, answer: handle(json) });
+    const computed = handle(json);
+    // one that needs a file is not fetched for: the reader has not asked for it yet
+    if (!computed.startsWith(NEEDS)) self.postMessage({ type: "ahead", json, answer: computed });
   } catch { /* a request that fails fails again when it is made, and says why then */ }
   if (ahead.length) aheadTimer = setTimeout(warmNext, 0);
 }
@@ -215,7 +257,7 @@ self.onmessage = async ({ data }) => {
     let json;
     const start = performance.timeOrigin + performance.now();
     try {
-      json = handle(data.json);
+      json = await answer(data.json);
     } catch (error) {
       const message = "Python could not answer: " + String((error && error.message) || error);
       json = JSON.stringify({ ok: false, errors: [{ field: null, message }] });
