@@ -146,3 +146,14 @@ def test_bad_input_raises_as_the_bench_does():
         layer.forward(["the", "zzz"])
     with pytest.raises(ValueError):
         layer.forward(["the", "car"], temperature=0)
+
+
+@settings(max_examples=25, deadline=None)
+@given(words=sentences)
+def test_cl064_joining_and_projecting_is_adding_each_heads_own_write(words):
+    """CL-064: Concat(O¹…Oʰ) W_O = Σ O⁽ʰ⁾ W_O⁽ʰ⁾, W_O⁽ʰ⁾ the block of rows for head h's part."""
+    r = layer.forward(words)
+    d_v = r.heads[0].output.shape[1]
+    writes = [h.output @ r.W_O[k * d_v:(k + 1) * d_v] for k, h in enumerate(r.heads)]  # each (n, d_model)
+    np.testing.assert_allclose(sum(writes), r.projected, atol=1e-12)
+    assert r.concat.shape[1] == d_v * len(r.heads) == r.W_O.shape[0]

@@ -57,7 +57,7 @@ def test_the_rounding_is_seen_by_the_agreement_check():
 
 
 def test_the_models_steps_end_where_its_forward_ends():
-    """The measured steps are the model's own: run to the last layer they end in the hidden
+    """The measured steps are the model’s own (CL-064 for its heads): run to the last layer they end in the hidden
     states attention.trained_model.forward returns (checked against transformers in
     tests/test_trained.py), and the heads' writes add up to the projection."""
     from attention import trained_model
