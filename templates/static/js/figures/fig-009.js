@@ -32,23 +32,39 @@ function fillWord(button, word, k, focus) {
   setClass(button.parentElement, "is-focus", k === focus);
 }
 
+// Each figure's numbered cells by their names, found once: the tables never change shape, and
+// some 150 attribute queries over the whole figure were most of a click's drawing time.
+const slots = new WeakMap();
+function slotsOf(root) {
+  if (!slots.has(root)) {
+    const by = (attr) => { // the first of each name, as querySelector finds it
+      const found = new Map();
+      for (const el of root.querySelectorAll(`[data-${attr}]`)) if (!found.has(el.dataset[attr])) found.set(el.dataset[attr], el);
+      return found;
+    };
+    slots.set(root, { cell: by("cell"), size: by("size"), step: by("step"), head: by("head"), unit: by("unit") });
+  }
+  return slots.get(root);
+}
+
 /** Draw an answer from attention/layer_view.py into the figure. */
 export function render(root, data) {
+  const at = slotsOf(root);
   for (const el of root.querySelectorAll('[data-bind="focus"]')) setText(el, data.focus.word);
   setText(bound(root, "focus-index"), String(data.focus.index));
   const words = bound(root, "words");
   syncList(words, data.sentence.words, () => part(root, "word"), (li, word, k) => fillWord(li.firstElementChild, word, k, data.focus.index));
   for (const head of data.heads) {
-    const li = $(root, `[data-head="${head.name}"]`);
+    const li = at.head.get(head.name);
     setText(bound(li, "head-said"), head.said);
     setText(bound(li, "writes"), head.writes_text);
     setClass(li, "is-silent", head.silent);
   }
-  data.features.forEach((f) => f.cells.forEach((cell, h) => writeNumber($(root, `[data-cell="h${h}-${f.name}"]`), cell)));
-  data.rows.forEach((r) => r.cells.forEach((cell, s) => writeNumber($(root, `[data-cell="${data.steps[s].key}-${r.name}"]`), cell)));
-  for (const step of data.steps) setClass($(root, `th[data-step="${step.key}"]`), "is-changed", step.changed && Boolean(data.changed));
-  for (const size of data.sizes) writeNumber($(root, `[data-size="${size.key}"]`), size);
-  for (const unit of data.units) setText(bound($(root, `[data-unit="${unit.name}"]`), "fired"), unit.fired_text);
+  data.features.forEach((f) => f.cells.forEach((cell, h) => writeNumber(at.cell.get(`h${h}-${f.name}`), cell)));
+  data.rows.forEach((r) => r.cells.forEach((cell, s) => writeNumber(at.cell.get(`${data.steps[s].key}-${r.name}`), cell)));
+  for (const step of data.steps) setClass(at.step.get(step.key), "is-changed", step.changed && Boolean(data.changed));
+  for (const size of data.sizes) writeNumber(at.size.get(size.key), size);
+  for (const unit of data.units) setText(bound(at.unit.get(unit.name), "fired"), unit.fired_text);
   const changed = bound(root, "changed");
   setText(changed, data.changed);
   setHidden(changed, !data.changed);
