@@ -49,6 +49,7 @@ class Param:
     name: str
     meaning: str
     values: str
+    default: str = ""  # its value in the state the page opens on; "" for none
 
 
 @dataclass(frozen=True)
@@ -85,5 +86,6 @@ def registry() -> tuple[Embed, ...]:
     """Return every embed, in the order the guide lists them (attention.protocol.registry.FIGURES)."""
     states = figure_registry.STATES  # each parameter's meaning is its state's (attention.protocol.records)
     return tuple(Embed(f.embed, f.number, f.chapter, f.title,
-                       tuple(Param(name, *states[f.state].meanings[name]) for name in f.parameters),
+                       tuple(Param(name, *states[f.state].meanings[name], states[f.state].defaults()[name])
+                             for name in f.parameters),
                        f.live, f.aliases) for f in figure_registry.FIGURES)

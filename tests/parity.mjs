@@ -1,6 +1,9 @@
 // Run attention.protocol.bridge.handle_json inside real Pyodide under Node, for tests/test_parity.py.
 //
-// Usage: node tests/parity.mjs <pyodideDir> <wheelPath> < requests.json
+// Usage: node tests/parity.mjs <pyodideDir> <wheelPath> [files] < requests.json
+//   files:  JSON, {name on the site: local path} of the data files Python may ask for: an
+//           answer that asks for one (attention.protocol.bridge.NEEDS) gets it as the site's
+//           worker.js does (written where Python reads it), and the request is asked again
 //   stdin:  a JSON array of request strings
 //   stdout: one JSON object {"python", "numpy", "pyodide", "network", "answers", "failures"}
 //           answers[i] is handle_json's answer to request i, or null if the call threw (as
@@ -11,6 +14,7 @@
 // attention wheel are all read from local files, and fetch() is replaced by a function that
 // refuses (and records) any request, so a stray download fails loudly instead of happening.
 
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -32,7 +36,8 @@ async function readStdin() {
 }
 
 async function main() {
-  const [dirArg, wheelArg] = process.argv.slice(2);
+  const [dirArg, wheelArg, filesArg] = process.argv.slice(2);
+  const local = JSON.parse(filesArg || "{}");
   if (!dirArg || !wheelArg) {
     throw new Error("usage: node tests/parity.mjs <pyodideDir> <wheelPath> < requests.json");
   }
@@ -55,10 +60,19 @@ async function main() {
   });
 
   const handle = pyodide.pyimport("attention.protocol.bridge").handle_json; // once, as the worker does
+  const provided = (request) => {
+    const first = handle(request);
+    if (!first.startsWith('{"needs": ')) return first;
+    const { needs } = JSON.parse(first);
+    if (!local[needs.file]) return first; // not given: the answer says what it needs
+    pyodide.FS.mkdirTree(needs.path.slice(0, needs.path.lastIndexOf("/")));
+    pyodide.FS.writeFile(needs.path, readFileSync(local[needs.file]));
+    return handle(request);
+  };
   const failures = [];
   const answers = requests.map((request, index) => {
     try {
-      return handle(request);
+      return provided(request);
     } catch (error) {
       failures.push({ index, message: String((error && error.message) || error).slice(0, 2000) });
       return null;

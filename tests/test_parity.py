@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from attention import bench, trained_layer
 from attention.protocol import bridge
 from sitebuild.runtime import ensure_runtime
 from sitebuild.wheel import ensure_wheel
@@ -67,6 +68,8 @@ def good_requests() -> list[dict]:
                                               (["scale"], ["mask"], ["shift"], ["scale", "mask", "shift"])):
         out.append({"figure": "bench", "head": head, "temperature": t, "without": without, "shut": [2]})
     out += [{"figure": "quiz"}, {"figure": "quiz", "head": "sink", "query": 0, "temperature": "0.1"}]
+    out += [{"figure": "fig-010"}, {"figure": "fig-010", "sentence": "the pilot saw the car before he left"},
+            {"figure": "fig-010", "sentence": " ".join(sorted(bench.LEXICON)[:bench.MAX_WORDS])}]
     return out
 
 
@@ -126,13 +129,16 @@ def node_binary() -> str:
     return node
 
 
-def run_pyodide(texts: list[str]) -> dict:
-    """Answer every request text in one Pyodide process; return the script's JSON envelope."""
+def run_pyodide(texts: list[str], files: bool = True) -> dict:
+    """Answer every request text in one Pyodide process; return the script's JSON envelope.
+    files: give Python the data files it asks for (the trained layer's weights), as the
+    site's worker fetches them."""
     runtime = ensure_runtime(log=lambda line: print(line, file=sys.stderr))
     wheel = ensure_wheel()
     check_wheel_matches_loaded_modules(wheel)
     proc = subprocess.run(
-        [node_binary(), str(SCRIPT), str(runtime), str(wheel)],
+        [node_binary(), str(SCRIPT), str(runtime), str(wheel),
+         json.dumps({trained_layer.weights_name(): str(trained_layer.WEIGHTS)} if files else {})],
         input=json.dumps(texts), capture_output=True, text=True, timeout=NODE_TIMEOUT,
     )
     if proc.returncode != 0:
@@ -294,6 +300,17 @@ def test_deeply_nested_requests_answered_alike():
                  for i, (t, a, b) in enumerate(zip(DEEP_TEXTS, expected, envelope["answers"]))
                  if b is not None and a != b]
     assert not problems, "\n".join(problems)
+
+
+def test_without_the_weights_pyodide_asks_for_them_by_the_name_the_site_serves():
+    """Given no data file, Pyodide's answer names the file beside the wheel and the path in
+    its own file system where the worker writes it."""
+    request = json.dumps({"figure": "fig-010", "sentence": "the engineer left"})
+    answer = run_pyodide([request], files=False)["answers"][0]
+    assert answer.startswith(bridge.NEEDS)
+    assert json.loads(answer)["needs"] == {
+        "file": trained_layer.weights_name(),
+        "path": "/lib/python3.12/site-packages/attention/data/minilm_first_layer.npz"}
 
 
 def test_every_precomputed_answer_is_what_pyodide_answers_byte_for_byte(built_site):

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 
+from attention import bench
 from attention.protocol import bridge, registry
 from sitebuild import answers, embeds, widgets
 from sitebuild.site import CHAPTERS, ROOT, TEMPLATES
@@ -155,3 +156,20 @@ def test_a_new_figure_is_its_module_its_template_and_one_line_in_its_chapter(tmp
     [table] = (site / "static" / "answers").glob("fig-011.*.json")
     [answer] = json.loads(table.read_text(encoding="utf-8"))["answers"]
     assert answer["ok"] and answer["data"]["csv"] == "word\none\ntwo\n", answer
+
+
+def test_each_parameters_default_in_the_guide_opens_the_state_a_page_opens_on():
+    """The embed guide's Default column: a link that spells each default out reopens the same
+    state as a link without it, with nothing ignored; a default of "none" is a parameter
+    the opening state does not set."""
+    for name, state in registry.STATES.items():
+        opening = state.answer({})
+        for param, default in state.defaults().items():
+            if not default:
+                assert param not in state.url(opening), (name, param)
+                continue
+            read, notices = registry.from_url(name, {param: default})
+            assert notices == [], (name, param)
+            assert state.answer(read) == opening, (name, param, default)
+    layer = registry.STATES["layer"].defaults()
+    assert layer["sentence"] == " ".join(bench.DEFAULT_SENTENCE) and layer["off"] == ""

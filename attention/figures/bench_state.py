@@ -171,6 +171,7 @@ SHOWN = {"chapter": "bench", "data": data, "state": NAME,
 STATE = State(name=NAME, answer=answer, fields=frozenset({*FIELDS, "trained", "have"}),
               parameters=(*PARAMETERS, "trained"), apply=apply, url=url, neighbours=neighbours,
               steps=whatif.STEPS,
+              unwritten={"sentence": " ".join(bench.DEFAULT_SENTENCE)},
               meanings={
                   "sentence": ("the words, separated by spaces", f"up to {bench.MAX_WORDS} words "
                                f"from the bench’s {len(bench.LEXICON)}-word lexicon"),

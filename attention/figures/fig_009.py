@@ -99,6 +99,7 @@ def export(state: dict) -> dict:
 STATE = State(name=NAME, answer=answer,
               fields=frozenset({"sentence", "focus", "temperature", "without", "silent"}),
               parameters=PARAMETERS, apply=apply, url=url, neighbours=neighbours,
+              unwritten={"sentence": " ".join(bench.DEFAULT_SENTENCE)},
               meanings={
                   "sentence": ("the words, separated by spaces", f"up to {bench.MAX_WORDS} words "
                                f"from the bench’s {len(bench.LEXICON)}-word lexicon"),

@@ -36,6 +36,15 @@ class State:
     steps: tuple[str, ...] = ()  # the what-if steps it may remove (without=)
     # each URL parameter: what it means and the values it takes, as the embed guide says them
     meanings: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # the parameters its URL leaves out at their default value, with that value (the rest of
+    # the defaults are what url() writes for the state a page opens on: see defaults())
+    unwritten: dict[str, str] = field(default_factory=dict)
+
+    def defaults(self) -> dict[str, str]:
+        """Each URL parameter's value in the state a page opens on ("" for none: a switch
+        left on, no stopcock shut), as the embed guide lists them."""
+        written = self.url(self.answer({}))
+        return {p: written.get(p, self.unwritten.get(p, "")) for p in self.parameters}
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -203,7 +203,7 @@ def expected_trained(sentence=None, focus=None) -> dict:
             "toy": [s["toy"][i]["text"] for s in d["steps"]],
             "trained": [s["trained"][i] for s in d["steps"]],
             "heads": [", ".join(f"{n} {h[i]['text']}" for n, h in zip(d["heads"]["toy_names"], d["heads"]["toy"])),
-                      ", ".join(h[i] for h in d["heads"]["trained"])],
+                      ", ".join(f"#{k + 1} {h[i]}" for k, h in enumerate(d["heads"]["trained"]))],
             "ratios": [d["ratio"]["toy"], d["ratio"]["trained"]], "stale": False}
 
 
@@ -226,11 +226,15 @@ def test_the_trained_layer_follows_the_word_and_runs_a_typed_sentence_once_asked
     assert ask.is_visible() and page.evaluate(READ_TRAINED)["stale"]
     assert f"not for your sentence, “{sentence}”" in ask.inner_text()
     assert fetched == []  # nothing downloaded before the reader asks
-    page.click('#fig-010 [data-bind="ask-button"]')
+    page.focus('#fig-010 [data-bind="ask-button"]')  # from the keyboard
+    page.keyboard.press("Enter")
     page.wait_for_function("(s) => document.querySelector('#fig-010 [data-bind=\"sentence\"]').textContent === s",
                            arg=sentence, timeout=60000)
     assert page.evaluate(READ_TRAINED) == expected_trained(sentence)
     assert ask.is_hidden()
+    # the focus is not lost to the page when the button goes: it is on the figure's table
+    assert page.evaluate("() => document.activeElement.closest('#fig-010') !== null")
+    assert "Your browser has these weights now" in page.inner_text('#fig-010 [data-bind="origin"]')
     from attention import trained_layer
     assert [u.rsplit("/", 1)[1] for u in fetched] == [trained_layer.weights_name()]
     sentence = "the doctor saw the pilot before she left"  # asked once: the next one is computed

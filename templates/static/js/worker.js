@@ -212,7 +212,7 @@ async function answer(json) {
   } catch (error) {
     const said = String((error && error.message) || error);
     const reason = /failed to fetch|networkerror|load failed/i.test(said) ? "the network refused it" : said;
-    const message = `The file this needs (${needs.file}) could not be downloaded: ${reason}. Try again.`;
+    const message = `The data this needs could not be downloaded: ${reason}. Try again.`;
     return JSON.stringify({ ok: false, errors: [{ field: null, message }] });
   }
   return handle(json);

@@ -5,9 +5,16 @@
 // as the weights are a download of their own. A word followed is a column of an answer already
 // here: drawn without asking Python.
 
-import { $, markStale, setHidden, setText } from "../dom.js";
+import { $, html, markStale, setAttr, setClass, setHidden, setText } from "../dom.js";
 
 const all = (root, selector) => [...root.querySelectorAll(selector)];
+
+/** Write a list of heads' writes, each "name length" kept on one line, comma-separated. */
+function writeHeads(cell, items) {
+  const text = items.join(", ");
+  if (cell.textContent === text) return;
+  cell.replaceChildren(...items.flatMap((item, k) => [...(k ? [", "] : []), html("span", { class: "head-write" }, item)]));
+}
 
 /** Draw one word's column of an answer from attention/figures/fig_010.py. */
 export function render(root, data, focus) {
@@ -19,8 +26,8 @@ export function render(root, data, focus) {
     setText($(root, `[data-toy="${step.key}"]`), step.toy[i].text);
     setText($(root, `[data-trained="${step.key}"]`), step.trained[i]);
   }
-  setText($(root, '[data-bind="toy-heads"]'), data.heads.toy.map((h, k) => `${data.heads.toy_names[k]} ${h[i].text}`).join(", "));
-  setText($(root, '[data-bind="trained-heads"]'), data.heads.trained.map((h) => h[i]).join(", "));
+  writeHeads($(root, '[data-bind="toy-heads"]'), data.heads.toy.map((h, k) => `${data.heads.toy_names[k]} ${h[i].text}`));
+  writeHeads($(root, '[data-bind="trained-heads"]'), data.heads.trained.map((h, k) => `#${k + 1} ${h[i]}`));
   setText($(root, '[data-bind="ratio-toy"]'), data.ratio.toy);
   setText($(root, '[data-bind="ratio-trained"]'), data.ratio.trained);
 }
@@ -29,38 +36,58 @@ export function mount(root, store) {
   const built = JSON.parse(root.dataset.sizes);
   const known = new Map([[built.sentence, built]]); // answers by sentence, for this visit
   const ask = $(root, '[data-bind="ask"]');
+  const button = $(root, '[data-bind="ask-button"]');
   const status = $(root, '[data-bind="ask-status"]');
   let asked = false; // the reader has asked for the trained layer on their own sentences
   let shown = { sentence: built.sentence, focus: built.word.index };
 
+  const say = (text, error = false) => {
+    setText(status, text);
+    setClass(status, "is-error", error);
+  };
+  let running = false;
+  const busy = (on) => { // a pressed button stays where it is and keeps the focus (a disabled one
+    running = on; // loses it), said to be unusable meanwhile
+    setAttr(button, "aria-disabled", String(on));
+  };
+
   const draw = () => {
     const data = known.get(shown.sentence);
     markStale(root, !data);
-    setHidden(ask, Boolean(data) || asked);
     if (data) {
-      setText(status, "");
+      const hadFocus = ask.contains(document.activeElement);
+      setHidden(ask, true);
+      say("");
       render(root, data, shown.focus);
+      if (hadFocus) { // not lost to the page when the button goes: on the figure, which it names
+        setAttr(root, "tabindex", "-1");
+        root.focus({ preventScroll: true });
+      }
       return;
     }
+    setHidden(ask, false);
     setText($(root, '[data-bind="ask-why"]'), `The lengths below are for “${$(root, '[data-bind="sentence"]').textContent}”, not for your sentence, “${shown.sentence}”.`);
     if (asked) compute(shown.sentence);
   };
 
   const compute = (sentence) => {
-    setHidden(ask, false);
-    setHidden($(root, '[data-bind="ask-button"]'), true);
-    setText(status, `Running the trained layer on “${sentence}”…`);
+    busy(true);
+    say(`Running the trained layer on “${sentence}”…`);
     store.aside({ figure: "fig-010", sentence }, (reply) => {
       if (reply.ok) known.set(reply.data.sentence, reply.data);
       if (sentence !== shown.sentence) return;
-      if (reply.ok) return draw();
-      setHidden($(root, '[data-bind="ask-button"]'), false);
+      busy(false);
+      if (reply.ok) {
+        setText($(root, '[data-bind="origin"]'), "Your browser has these weights now: it runs the trained layer on the sentence above each time it changes.");
+        return draw();
+      }
       asked = false;
-      setText(status, reply.errors.map((e) => e.message).join(" "));
+      say(reply.errors.map((e) => e.message).join(" "), true);
     });
   };
 
-  $(root, '[data-bind="ask-button"]').addEventListener("click", () => {
+  button.addEventListener("click", () => {
+    if (running) return;
     asked = true;
     compute(shown.sentence);
   });
