@@ -57,7 +57,7 @@ def csp(extra_origin: str = "") -> str:
     extra = " " + extra_origin if extra_origin else ""
     return ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'" + extra + "; "
             "worker-src 'self'; connect-src 'self'" + extra + "; style-src 'self'; "
-            "img-src 'self'; font-src 'self'; frame-src 'self'; object-src 'none'; "
+            "img-src 'self' blob:; font-src 'self'; frame-src 'self'; object-src 'none'; "
             "base-uri 'self'; form-action 'none'")
 
 

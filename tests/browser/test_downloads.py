@@ -99,3 +99,35 @@ def test_the_drawing_saved_right_after_a_click_shows_that_clicks_state(booted, t
     root = ET.parse(tmp_path / "bench.svg").getroot()
     carriage = next(t for t in root.iter(f"{SVG}text") if t.get("data-bind") == "carriage-word")
     assert "".join(carriage.itertext()).strip() == bench_view.view(query=2)["query"]["word"] == "fixed"
+
+
+def png_facts(data: bytes) -> tuple[int, int, int]:
+    """(width, height, distinct byte values of its pixels) of a PNG file, read with the stdlib."""
+    import struct
+    import zlib
+
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    pixels, at = b"", 8
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        if kind == b"IDAT":
+            pixels += data[at + 8:at + 8 + length]
+        at += 12 + length
+    return width, height, len(set(zlib.decompress(pixels)))
+
+
+def test_the_png_for_slides_is_the_svg_painted_at_twice_its_size(booted, tmp_path):
+    page = booted.open("bench/?t=0.5&shut=1")
+    page.wait_for_selector("#fig-004 " + READY, timeout=60000)
+    page.wait_for_function(DRAWN)
+    root = download_drawing(page, "#fig-004", tmp_path / "bench.svg")
+    with page.expect_download() as info:
+        page.click("#fig-004 .share button:has-text('Drawing as PNG')")
+    assert info.value.suggested_filename == "attention-bench-fig-004-coreference-q6-T0.5-shut1.png"
+    info.value.save_as(tmp_path / "bench.png")
+    width, height, shades = png_facts((tmp_path / "bench.png").read_bytes())
+    assert (width, height) == (2 * int(root.get("width")), 2 * int(root.get("height")))
+    assert shades > 50  # a drawing, not a blank canvas
+    assert "2 × the drawing’s size" in page.inner_text("#fig-004 .share-status")
+    booted.assert_clean()  # the page's own policy lets it paint its drawing (img-src blob:)

@@ -1,5 +1,6 @@
 // "Share and download" on every figure: the link and embed code for the state on screen,
-// and the figure's numbers (computed by Python) as CSV or JSON, its drawing as SVG.
+// and the figure's numbers (computed by Python) as CSV or JSON, its drawing as SVG, or as a
+// PNG twice its size for a slide (png.js).
 
 import { flush as addressNow } from "./address.js";
 import { html, setAttr, setText, svg as svgElement } from "./dom.js";
@@ -139,6 +140,7 @@ function followState(root) {
   }
 }
 
+/** Save a file: its text, or a Blob (a PNG). */
 function download(name, type, text) {
   const url = URL.createObjectURL(new Blob([text], { type }));
   const link = html("a", { href: url, download: name });
@@ -160,10 +162,22 @@ async function copy(text, output, status) {
   }
 }
 
-/** Download the figure's numbers (csv, json) or its drawing (svg, as it is at the click),
- * under the file name Python gives the state on screen. */
+/** Save a drawing's SVG text as a PNG at twice its size (a slide's), saying so. */
+async function downloadPng(name, text, status) {
+  setText(status, "Painting the drawing at twice its size…");
+  try {
+    const { pngOf, SCALE } = await import("./png.js");
+    download(name, "image/png", await pngOf(text, SCALE));
+    setText(status, `Downloaded ${name}, ${SCALE} × the drawing’s size.`);
+  } catch (error) {
+    setText(status, `The PNG could not be made here (${(error && error.message) || error}); the SVG can.`);
+  }
+}
+
+/** Download the figure's numbers (csv, json) or its drawing (svg or png, as it is at the
+ * click), under the file name Python gives the state on screen. */
 function exportNumbers(root, format, status, drawing = null) {
-  const svg = format === "svg" ? standaloneSvg(drawing) : null;
+  const svg = format === "svg" || format === "png" ? standaloneSvg(drawing) : null;
   setText(status, svg ? "Naming the drawing after its state…" : "Computing the numbers…");
   addressNow();
   const url = Object.fromEntries(new URLSearchParams(location.search));
@@ -173,6 +187,7 @@ function exportNumbers(root, format, status, drawing = null) {
       return;
     }
     const { filename, csv, json, caption } = answer.data;
+    if (format === "png") return downloadPng(`${filename}.png`, captioned(svg, caption ?? []), status);
     if (format === "svg") download(`${filename}.svg`, "image/svg+xml", captioned(svg, caption ?? []));
     else if (format === "csv") download(`${filename}.csv`, "text/csv", csv);
     else download(`${filename}.json`, "application/json", JSON.stringify(json, null, 2) + "\n");
@@ -201,14 +216,16 @@ export function mount(root) {
     tools.push(button("Numbers as JSON", () => exportNumbers(root, "json", status)));
   }
   if (drawing) {
-    tools.push(button("Drawing as SVG", () => {
+    const save = (format) => () => {
       writeNow(root); // a drawing off screen may not show the last click's state yet
-      if ("export" in root.dataset) exportNumbers(root, "svg", status, drawing);
-      else {
-        download(`attention-bench-${root.dataset.embed}.svg`, "image/svg+xml", standaloneSvg(drawing));
-        setText(status, "Downloaded the drawing.");
-      }
-    }));
+      if ("export" in root.dataset) return exportNumbers(root, format, status, drawing);
+      const name = `attention-bench-${root.dataset.embed}.${format}`;
+      if (format === "png") return downloadPng(name, standaloneSvg(drawing), status);
+      download(name, "image/svg+xml", standaloneSvg(drawing));
+      setText(status, "Downloaded the drawing.");
+    };
+    tools.push(button("Drawing as SVG", save("svg")));
+    tools.push(button("Drawing as PNG (slides)", save("png")));
   }
   const panel = html("details", { class: "share" }, [
     html("summary", {}, "Share and download"),
