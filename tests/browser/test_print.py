@@ -1,0 +1,42 @@
+"""Every chapter printed, in real Chromium's print media: no control, share panel or offer of
+Python on paper, links written out as their addresses, figures kept whole where they fit, and
+a PDF that Chromium makes."""
+
+from __future__ import annotations
+
+import pytest
+
+from sitebuild.site import CHAPTERS
+
+# What is on paper: controls and panels shown, links whose address is not printed after them.
+ON_PAPER = """() => {
+  const shown = (el) => getComputedStyle(el).display !== 'none' && el.getClientRects().length > 0;
+  const controls = [...document.querySelectorAll(
+    'main form, main .share, main .figure-notice, main .runtime-action, main [class$="-controls"]')]
+    .filter(shown).map((el) => el.className || el.tagName);
+  const links = [...document.querySelectorAll('main a[href]')]
+    .filter((a) => shown(a) && !a.classList.contains('anchor') && !a.getAttribute('href').startsWith('#')
+                   && !a.closest('.cites'))
+    .filter((a) => !getComputedStyle(a, '::after').content.includes(a.getAttribute('href')))
+    .map((a) => a.getAttribute('href'));
+  const split = [...document.querySelectorAll('main .figure')].filter((f) => getComputedStyle(f).breakInside !== 'avoid')
+    .map((f) => f.id);
+  return { controls, links, split, figures: document.querySelectorAll('main .figure').length };
+}"""
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_a_printed_chapter_has_no_controls_and_writes_its_links_out(browser, server, chapter):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(server + f"{chapter}/")
+    page.wait_for_selector(".share", state="attached", timeout=30000)  # the panels are in the page
+    page.emulate_media(media="print")
+    seen = page.evaluate(ON_PAPER)
+    assert seen["figures"] > 0
+    assert seen["controls"] == [] and seen["links"] == [] and seen["split"] == []
+    page.emulate_media(media="screen")  # on screen, the controls are there
+    assert page.evaluate(ON_PAPER)["controls"] != []
+    pdf = page.pdf(format="A4")
+    assert pdf[:5] == b"%PDF-"
+    context.close()
