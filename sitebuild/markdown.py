@@ -1,4 +1,4 @@
-"""Markdown to HTML with markdown-it-py: headings with anchors, asides, MathML math."""
+"""Markdown to HTML with markdown-it-py: headings with anchors, asides, teaching notes, MathML math."""
 
 from __future__ import annotations
 
@@ -34,12 +34,21 @@ def _render_aside(self, tokens, idx, options, env) -> str:
     return "<aside class=\"note\">\n" if tokens[idx].nesting == 1 else "</aside>\n"
 
 
+def _render_teaching(self, tokens, idx, options, env) -> str:
+    """Render ``::: teaching`` containers as a folded "Teaching notes" section: what a student
+    can do after the chapter, the misconceptions it addresses, a ten-minute activity."""
+    if tokens[idx].nesting == 1:
+        return '<details class="teaching">\n<summary>Teaching notes</summary>\n'
+    return "</details>\n"
+
+
 def _make_parser() -> MarkdownIt:
     """Create the one Markdown parser the chapters are written for."""
     md = MarkdownIt("commonmark", {"html": True, "typographer": True})
     md.enable(["replacements", "smartquotes", "table"])
     anchors_plugin(md, min_level=2, max_level=3, permalink=True)
     container_plugin(md, "aside", render=_render_aside)
+    container_plugin(md, "teaching", render=_render_teaching)
     dollarmath_plugin(md, allow_space=True, allow_digits=True, double_inline=False)
     md.add_render_rule(
         "math_inline", lambda self, t, i, o, e: to_mathml(t[i].content, display=False)
