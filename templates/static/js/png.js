@@ -1,6 +1,8 @@
 // A drawing for a slide: the standalone SVG file of a figure (share.js) painted at twice its
 // size into a PNG, in the browser, from the file's own text (no server, no other origin).
 
+import { html } from "./dom.js";
+
 export const SCALE = 2; // a slide is projected larger than a page shows it
 
 /** The PNG of an SVG file's text at SCALE × its width and height attributes, as a Blob. */
@@ -13,9 +15,7 @@ export async function pngOf(svgText, scale = SCALE) {
     const image = new Image(width, height);
     image.src = url;
     await image.decode();
-    const canvas = document.createElement("canvas");
-    canvas.width = Math.round(width * scale);
-    canvas.height = Math.round(height * scale);
+    const canvas = html("canvas", { width: Math.round(width * scale), height: Math.round(height * scale) });
     canvas.getContext("2d").drawImage(image, 0, 0, canvas.width, canvas.height);
     return await new Promise((done, fail) => canvas.toBlob(
       (blob) => (blob ? done(blob) : fail(new Error("the browser could not make the PNG"))), "image/png"));
