@@ -8,7 +8,8 @@ export default [
   js.configs.recommended,
   {
     // The service worker is a Jinja template ("{{ build }}"): JavaScript only once built
-    ignores: [".venv/", "node_modules/", "site/", "build/", "attention_notebook/static/", "templates/sw.js"],
+    ignores: [".venv/", "node_modules/", "site/", "build/", "attention_notebook/static/", "templates/sw.js",
+      "templates/static/vendor/"], // others' code, as published (its licence in its header)
   },
   {
     files: ["templates/static/js/**/*.js", "attention_notebook/js/**/*.js"],

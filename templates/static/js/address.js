@@ -30,6 +30,7 @@ export function flush() {
   waiting = null;
   if (location.pathname !== path) return; // another page has been swapped in meanwhile
   history.replaceState(history.state, "", withQuery(query));
+  dispatchEvent(new CustomEvent("attention-bench:address")); // the link builder follows it (builder.js)
 }
 
 /** This page's address with `query` as its search, whole: a path alone would be read as

@@ -1,5 +1,5 @@
 // The embed guide: snippets that point to this copy of the site, a Copy button on each,
-// and live examples on demand.
+// and live examples on demand, each with a link builder under it (builder.js).
 
 import { html, setAttr, setText } from "./dom.js";
 
@@ -43,21 +43,30 @@ addEventListener("message", (event) => {
   }
 });
 
+const builders = new Map(); // an example's id -> how to take its link builder away
+
 /** Show or hide one live example; the button stays, says which it will do, and keeps focus. */
 function toggleExample(button) {
   const id = button.dataset.embedExample;
   const slot = document.querySelector(`[data-example-slot="${id}"]`);
   const open = button.getAttribute("aria-expanded") !== "true";
+  builders.get(id)?.();
+  builders.delete(id);
   if (open) {
-    slot.replaceChildren(html("iframe", {
+    const frame = html("iframe", {
       src: `${base}embed/${id}/`, title: `Live example: ${id}`, width: "100%",
       height: button.dataset.height, allow: "clipboard-write", "data-attention-bench": "",
-    }));
+    });
+    slot.replaceChildren(frame);
+    const entry = slot.closest("[data-embed-entry]");
+    import("./builder.js").then((builder) => {
+      if (frame.isConnected) builders.set(id, builder.mount(slot, frame, entry));
+    });
   } else {
     slot.replaceChildren();
   }
   setAttr(button, "aria-expanded", open);
-  setText(button, open ? "Hide the live example" : "Show a live example here");
+  setText(button, open ? "Hide the live example" : "Show a live example and build a link");
 }
 
 for (const button of document.querySelectorAll("[data-embed-example]")) {

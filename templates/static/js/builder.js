@@ -1,0 +1,107 @@
+//# allFunctionsCalledOnLoad
+// The link builder, under a live example of the embed guide: the teacher sets the figure in
+// the example's frame as students should first see it, and the link, the iframe snippet and
+// the fragment command follow the frame's state (its address.js says when it changes), each
+// with a copy button; the link is drawn as a QR code for a projector, here, with no service.
+
+import { html, setText, svg } from "./dom.js";
+import qrcode from "../vendor/qrcode.js";
+
+const QUIET = 4; // the blank modules around a QR code that a scanner needs
+
+/** Draw text as a QR code: an SVG of its dark modules (data-m="row,column"), white around. */
+function drawQr(box, text) {
+  const qr = qrcode(0, "M"); // the smallest version that holds the text, 15 % of it recoverable
+  qr.addData(text, "Byte");
+  qr.make();
+  const n = qr.getModuleCount();
+  const size = n + 2 * QUIET;
+  const modules = [];
+  for (let r = 0; r < n; r += 1) {
+    for (let c = 0; c < n; c += 1) {
+      if (qr.isDark(r, c)) modules.push(svg("rect", { x: c + QUIET, y: r + QUIET, width: 1, height: 1, "data-m": `${r},${c}` }));
+    }
+  }
+  box.replaceChildren(svg("svg", { viewBox: `0 0 ${size} ${size}`, class: "qr", role: "img",
+    "aria-label": "QR code of the link", "data-modules": n, "shape-rendering": "crispEdges" }, [
+    svg("rect", { width: size, height: size, fill: "#fff" }),
+    svg("g", { fill: "#000" }, modules),
+  ]));
+}
+
+/** One output: a label, the text, and its copy button, which says when it has copied. */
+function field(id, label, rows, status) {
+  const text = html("textarea", { id, readonly: "", rows: String(rows), spellcheck: "false", class: "share-output" });
+  const copy = html("button", { type: "button" }, `Copy the ${label.toLowerCase()}`);
+  copy.addEventListener("click", async () => {
+    text.select();
+    try {
+      await navigator.clipboard.writeText(text.value);
+      setText(status, `Copied the ${label.toLowerCase()}.`);
+    } catch {
+      setText(status, "Copying was refused here: the text is selected, copy it with your keyboard.");
+    }
+  });
+  return { text, block: html("div", { class: "builder-field" }, [html("label", { for: id }, label), text, copy]) };
+}
+
+/**
+ * Put a builder after `slot` for the example `frame` of the guide's `entry`; returns how to
+ * take it away. The entry holds what the guide wrote for its figure: the snippet (its address
+ * on this site, its suggested height) and the link to the figure in its chapter.
+ */
+export function mount(slot, frame, entry) {
+  const id = entry.dataset.embedEntry;
+  const status = html("p", { class: "builder-status", role: "status" });
+  const link = field(`builder-${id}-link`, "Link", 2, status);
+  const snippet = field(`builder-${id}-snippet`, "Embed code", 4, status);
+  const command = field(`builder-${id}-command`, "Fragment command", 2, status);
+  const height = html("p", { class: "builder-note" });
+  const qr = html("figure", { class: "builder-qr" });
+  const panel = html("section", { class: "link-builder", "aria-label": `Link builder for ${id}` }, [
+    html("p", {}, "Set the figure above as your students should first see it: the link, the embed code and the command below follow it."),
+    link.block, qr, snippet.block, height, command.block,
+    html("p", { class: "builder-note" }, "The command writes the figure’s static HTML, computed by the site’s build, for a course page that takes no frames."),
+    status,
+  ]);
+  slot.after(panel);
+  const chapter = entry.querySelector("a[href*='#fig-']");
+  const code = entry.querySelector("[data-snippet]").textContent;
+  const suggested = Number(/height="(\d+)"/.exec(code)[1]);
+
+  const update = () => {
+    let query = "";
+    try {
+      const state = new URLSearchParams(frame.contentWindow.location.search);
+      state.delete("theme");
+      query = state.toString();
+    } catch { /* the frame is between pages: its last state stays */ }
+    const url = new URL(chapter.href);
+    url.search = query;
+    link.text.value = url.href;
+    const src = new URL(/src="([^"]+)"/.exec(code)[1]);
+    src.search = query;
+    const drawn = parseFloat(frame.style.height) || 0; // as the frame's page said (guide.js)
+    const tall = Math.max(suggested, Math.ceil(drawn));
+    snippet.text.value = code.replace(/src="[^"]+"/, `src="${src.href}"`).replace(/height="\d+"/, `height="${tall}"`);
+    setText(height, tall > suggested
+      ? `Height ${tall} px: this state is taller than the figure’s suggested ${suggested} px, as measured in the frame above, ${Math.round(frame.getBoundingClientRect().width)} px wide.`
+      : `Height ${tall} px, the figure’s suggested height: this state fits it.`);
+    command.text.value = `python build.py fragment ${id}${query ? ` --url "${query}"` : ""} --output figure.html`;
+    drawQr(qr, url.href);
+  };
+  const listen = () => {
+    try {
+      frame.contentWindow.addEventListener("attention-bench:address", update);
+    } catch { /* another origin: cannot happen here, the guide shows this site's own pages */ }
+    update();
+  };
+  frame.addEventListener("load", listen);
+  const resized = new ResizeObserver(update);
+  resized.observe(frame);
+  update();
+  return () => {
+    resized.disconnect();
+    panel.remove();
+  };
+}
