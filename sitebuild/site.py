@@ -17,7 +17,8 @@ from markupsafe import Markup
 from attention import chapters as quoted, trained_layer, trained_view
 from attention.protocol import registry
 
-from . import answers, compress, download, embeds, hashing, headers, modules, offline, runtime, wheel, widgets
+from . import (answers, compress, download, embeds, hashing, headers, modules, notebook_wheel, offline,
+               runtime, wheel, widgets)
 from .claims import Ledger, check_all_cited, load_ledger
 from .errors import BuildError
 from .folder import MARKER, check_out, copy_static, reroot, site_base, swap, trim_js
@@ -44,6 +45,7 @@ class Inputs:
     runtime_files: tuple[Path, ...]  # verified Pyodide files to copy; empty when using the CDN
     wheel: Path  # the attention package's wheel, for the browser
     weights: Path  # the trained layer's weights, served beside the wheel (attention.trained_layer)
+    notebook_wheel: Path | None  # the package a notebook installs (sitebuild.notebook_wheel), if built
     widgets: dict[str, str]  # each data-widget the templates write: its module (sitebuild.widgets)
 
 
@@ -85,6 +87,7 @@ def gather(templates: Path = TEMPLATES, cdn: bool = False) -> Inputs:
         runtime_files=_runtime_files(cdn),
         wheel=wheel.ensure_wheel(),
         weights=_weights(),
+        notebook_wheel=notebook_wheel.ensure_notebook_wheel(),
         widgets=widgets.widgets(templates),
     )
 
@@ -245,7 +248,8 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
         formulas=lambda text: Markup(formulas_in_text(text)))
     rendered.append(Rendered(inputs.claims_page, claims_body))
     guide = env.get_template("embed-guide.html").render(
-        embeds=embeds.registry(), column_px=embeds.COLUMN_PX, root="../", chapters={c.slug: c for c in nav})
+        embeds=embeds.registry(), column_px=embeds.COLUMN_PX, root="../", chapters={c.slug: c for c in nav},
+        notebook=f"{notebook_wheel.FOLDER}/{inputs.notebook_wheel.name}" if inputs.notebook_wheel else None)
     rendered.append(Rendered(inputs.guide_page, guide))
     layout = env.get_template("layout.html")
     out = {}
@@ -321,6 +325,9 @@ def write_site(pages: dict[str, str], inputs: Inputs, out: Path,
         shutil.copy2(inputs.wheel, tmp / wheel_rel)
         # beside it, fetched by the browser's Python only when a reader asks for it (worker.js)
         shutil.copy2(inputs.weights, (tmp / wheel_rel).parent / trained_layer.weights_name())
+        if inputs.notebook_wheel:  # at an address that stays: a teacher's install line keeps working
+            (tmp / notebook_wheel.FOLDER).mkdir()
+            shutil.copy2(inputs.notebook_wheel, tmp / notebook_wheel.FOLDER / inputs.notebook_wheel.name)
         for rel, html in pages.items():
             target = tmp / rel
             target.parent.mkdir(parents=True, exist_ok=True)

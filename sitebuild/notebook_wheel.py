@@ -1,0 +1,76 @@
+"""The package a notebook installs, served by the site: the project's own wheel (the core, the
+notebook figures and the site builder that renders their markup), at one address that does
+not change from build to build, so a teacher's install line keeps working:
+
+    pip install "attention-bench[notebook] @ https://<the site>/notebook/attention_bench-0.1.0-py3-none-any.whl"
+
+It is built as a user builds it (``python -m build``: an sdist, then the wheel from it),
+cached by a hash of its sources. The sdist needs the widget's module, which esbuild bundles
+(``npm ci`` installs it): without esbuild and without a bundle already written, the site is
+built without this wheel, and the embed guide says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from . import notebook_bundle
+from .runtime import cache_root
+
+__all__ = ["FOLDER", "SOURCES", "available", "ensure_notebook_wheel", "source_hash"]
+
+ROOT = Path(__file__).resolve().parent.parent
+FOLDER = "notebook"  # its folder on the site: revalidated, not cached for a year (sitebuild.headers)
+# what goes into it: the packages' files, the templates it renders, the build's own files
+SOURCES = ("attention", "attention_notebook", "sitebuild", "templates/figures", "templates/static/style.css",
+           "templates/claims.toml", "pyproject.toml", "setup.py", "README.md", "MANIFEST.in")
+
+
+def source_hash(root: Path = ROOT) -> str:
+    """A short hash of every file that goes into the wheel (the bundle's sources included)."""
+    h = hashlib.sha256()
+    for name in SOURCES:
+        path = root / name
+        files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+        for f in files:
+            rel = f.relative_to(root).as_posix()
+            if "__pycache__" in rel or rel.endswith((".pyc", ".npz")) or rel.startswith("attention_notebook/static/"):
+                continue
+            h.update(rel.encode() + b"\0" + f.read_bytes() + b"\0")
+    for f in sorted((root / "templates" / "static" / "js").rglob("*.js")):  # bundled into the widget
+        h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def available(root: Path = ROOT) -> bool:
+    """Whether this checkout can build it: esbuild to bundle the widget, or a bundle written."""
+    return (root / "node_modules" / ".bin" / "esbuild").exists() or (root / notebook_bundle.BUNDLE).is_file()
+
+
+def ensure_notebook_wheel(root: Path = ROOT, cache: Path | None = None) -> Path | None:
+    """Return the notebook wheel's path, building it when its sources changed; None when this
+    checkout cannot build it (see ``available``)."""
+    if not available(root):
+        return None
+    folder = (cache or cache_root()) / "notebook-wheels" / source_hash(root)
+    found = sorted(folder.glob("attention_bench-*-py3-none-any.whl")) if folder.is_dir() else []
+    if found:
+        return found[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        # -P: the repository's build.py would otherwise shadow the build package
+        result = subprocess.run([sys.executable, "-P", "-m", "build", "--no-isolation", "--outdir", tmp,
+                                 str(root)], capture_output=True, text=True, cwd=tmp)
+        wheels = sorted(Path(tmp).glob("attention_bench-*-py3-none-any.whl"))
+        if result.returncode != 0 or not wheels:
+            from .errors import BuildError
+            raise BuildError(f"could not build the notebook wheel:\n{result.stderr[-2000:]}", root / "setup.py")
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / wheels[0].name
+        shutil.copy2(wheels[0], target.with_suffix(".part"))
+        target.with_suffix(".part").replace(target)
+    return target
