@@ -12,6 +12,7 @@ built without this wheel, and the embed guide says so.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import shutil
 import subprocess
@@ -29,6 +30,10 @@ FOLDER = "notebook"  # its folder on the site: revalidated, not cached for a yea
 # what goes into it: the packages' files, the templates it renders, the build's own files
 SOURCES = ("attention", "attention_notebook", "sitebuild", "templates/figures", "templates/static/style.css",
            "templates/claims.toml", "pyproject.toml", "setup.py", "README.md", "MANIFEST.in")
+# what its sdist is built from, copied away from the checkout: a build there would leave build/
+# and an egg-info behind, and two test workers building the site at once would meet in them
+COPIED = ("attention", "attention_notebook", "sitebuild", "templates", "pyproject.toml", "setup.py",
+          "README.md", "MANIFEST.in", "package.json", "package-lock.json")
 
 
 def source_hash(root: Path = ROOT) -> str:
@@ -58,19 +63,32 @@ def ensure_notebook_wheel(root: Path = ROOT, cache: Path | None = None) -> Path 
     if not available(root):
         return None
     folder = (cache or cache_root()) / "notebook-wheels" / source_hash(root)
-    found = sorted(folder.glob("attention_bench-*-py3-none-any.whl")) if folder.is_dir() else []
-    if found:
-        return found[0]
-    with tempfile.TemporaryDirectory() as tmp:
-        # -P: the repository's build.py would otherwise shadow the build package
-        result = subprocess.run([sys.executable, "-P", "-m", "build", "--no-isolation", "--outdir", tmp,
-                                 str(root)], capture_output=True, text=True, cwd=tmp)
-        wheels = sorted(Path(tmp).glob("attention_bench-*-py3-none-any.whl"))
-        if result.returncode != 0 or not wheels:
-            from .errors import BuildError
-            raise BuildError(f"could not build the notebook wheel:\n{result.stderr[-2000:]}", root / "setup.py")
-        folder.mkdir(parents=True, exist_ok=True)
-        target = folder / wheels[0].name
-        shutil.copy2(wheels[0], target.with_suffix(".part"))
-        target.with_suffix(".part").replace(target)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with open(folder.parent / ".lock", "w") as lock:  # one build at a time; the others wait, then find it
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        found = sorted(folder.glob("attention_bench-*-py3-none-any.whl")) if folder.is_dir() else []
+        if found:
+            return found[0]
+        if (root / "node_modules" / ".bin" / "esbuild").exists():
+            notebook_bundle.bundle(root)  # the widget's module, as the sdist carries it
+        with tempfile.TemporaryDirectory() as tmp:
+            src = Path(tmp) / "src"
+            for name in COPIED:
+                if (root / name).is_dir():
+                    shutil.copytree(root / name, src / name, ignore=shutil.ignore_patterns(
+                        "__pycache__", "*.egg-info", "*.npz", "node_modules"))
+                elif (root / name).is_file():
+                    src.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(root / name, src / name)
+            # -P: as from the checkout, where its build.py would shadow the build package
+            result = subprocess.run([sys.executable, "-P", "-m", "build", "--no-isolation", "--outdir",
+                                     str(Path(tmp) / "dist"), str(src)], capture_output=True, text=True, cwd=tmp)
+            wheels = sorted((Path(tmp) / "dist").glob("attention_bench-*-py3-none-any.whl"))
+            if result.returncode != 0 or not wheels:
+                from .errors import BuildError
+                raise BuildError(f"could not build the notebook wheel:\n{result.stderr[-2000:]}", root / "setup.py")
+            folder.mkdir(parents=True, exist_ok=True)
+            target = folder / wheels[0].name
+            shutil.copy2(wheels[0], target.with_suffix(".part"))
+            target.with_suffix(".part").replace(target)
     return target

@@ -1,4 +1,3 @@
-//# allFunctionsCalledOnLoad
 // The link builder, under a live example of the embed guide: the teacher sets the figure in
 // the example's frame as students should first see it, and the link, the iframe snippet and
 // the fragment command follow the frame's state (its address.js says when it changes), each
