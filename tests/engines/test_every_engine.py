@@ -8,6 +8,7 @@ two other engines. Each test starts from a fresh page of a browser shared by the
 from __future__ import annotations
 
 import time
+from urllib.parse import urlencode
 
 from attention import bench, bench_view, figures, layer_view
 from attention.bench_drawing import names
@@ -435,3 +436,24 @@ def test_python_computes_the_layer_after_a_word_and_a_switch(engine, site_url):
     assert engine.call(READ_LAYER) == rows(layer_view.view(focus=4, without=["layer_norm"]))
     clean(engine)
 
+
+
+def test_python_fetches_the_trained_layers_weights_and_runs_a_typed_sentence(engine, site_url):
+    """FIG-010 in each engine: asked, the worker fetches the weights file from beside the
+    package, writes it into Python's file system and runs MiniLM's first layer on the reader's
+    sentence, with the lengths CPython computes."""
+    from attention.figures import fig_010
+
+    sentence = "the pilot saw the car before he left"
+    engine.open(site_url + "layer/?" + urlencode({"sentence": sentence}))
+    ready(engine, "fig-009")
+    engine.wait_for("() => !document.querySelector('#fig-010 [data-bind=\"ask\"]').hidden",
+                    what="FIG-010 offers to run the trained layer")
+    engine.call("() => document.querySelector('#fig-010 [data-bind=\"ask-button\"]').click()")
+    engine.wait_for(f"() => document.querySelector('#fig-010 [data-bind=\"sentence\"]').textContent === {sentence!r}",
+                    what="the trained layer run on the typed sentence")
+    d = fig_010.data(sentence)
+    i = d["word"]["index"]
+    assert engine.call("() => [...document.querySelectorAll('#fig-010 [data-trained]')].map((e) => e.textContent)") \
+        == [s["trained"][i] for s in d["steps"]]
+    clean(engine)
