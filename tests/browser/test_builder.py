@@ -86,14 +86,24 @@ def test_the_builder_follows_the_example_and_its_outputs_reopen_that_state(guide
 
 def test_a_state_taller_than_the_suggested_height_gets_a_snippet_that_fits_it(guide):
     """Review 4's teacher: a linked state of FIG-009 with a part switched off is taller than
-    the snippet's suggested height; the builder's snippet takes the frame's own height."""
+    the snippet's suggested height. The figure as it opens keeps the suggested height (the
+    frame here is narrower than the column it was measured in); a taller state adds what it
+    adds in the frame, measured against the figure as it opened there."""
     page = guide.page
     frame = open_example(page, "fig-009")
     suggested = int(page.get_attribute('[data-embed-example="fig-009"]', "data-height"))
+    page.wait_for_timeout(500)  # the frame's page has said its height
+    snippet = page.input_value("#builder-fig-009-snippet")
+    assert f'height="{suggested}"' in snippet
+    opening = page.evaluate("() => parseFloat(document.querySelector('#example-fig-009 iframe').style.height)")
     frame.locator('#fig-009 input[name="part"][value="mlp"]').uncheck()
     snippet = wait_for_value(page, "#builder-fig-009-snippet", "off=mlp")
-    height = int(snippet.split('height="')[1].split('"')[0])
+    page.wait_for_function("(h) => parseFloat(document.querySelector('#example-fig-009 iframe').style.height) > h",
+                           arg=opening, timeout=30000)
+    page.wait_for_timeout(300)
     drawn = page.evaluate("() => parseFloat(document.querySelector('#example-fig-009 iframe').style.height)")
-    assert height >= drawn and height > suggested
-    assert f"taller than the figure’s suggested {suggested} px" in page.inner_text("#embed-fig-009 .link-builder")
+    snippet = page.input_value("#builder-fig-009-snippet")
+    height = int(snippet.split('height="')[1].split('"')[0])
+    assert height == suggested + round(drawn - opening) and height > suggested
+    assert f"added to its suggested {suggested} px" in page.inner_text("#embed-fig-009 .link-builder")
     assert qr_text(page, "fig-009") == page.input_value("#builder-fig-009-link")

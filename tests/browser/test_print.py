@@ -21,7 +21,8 @@ ON_PAPER = """() => {
     .map((a) => a.getAttribute('href'));
   const split = [...document.querySelectorAll('main .figure')].filter((f) => getComputedStyle(f).breakInside !== 'avoid')
     .map((f) => f.id);
-  return { controls, links, split, figures: document.querySelectorAll('main .figure').length };
+  const notes = [...document.querySelectorAll('main details.teaching p')].filter((p) => p.checkVisibility()).length;
+  return { controls, links, split, notes, figures: document.querySelectorAll('main .figure').length };
 }"""
 
 
@@ -35,8 +36,10 @@ def test_a_printed_chapter_has_no_controls_and_writes_its_links_out(browser, ser
     seen = page.evaluate(ON_PAPER)
     assert seen["figures"] > 0
     assert seen["controls"] == [] and seen["links"] == [] and seen["split"] == []
-    page.emulate_media(media="screen")  # on screen, the controls are there
-    assert page.evaluate(ON_PAPER)["controls"] != []
+    assert seen["notes"] >= 3  # the teaching notes print open: what a student can do, the activity...
+    page.emulate_media(media="screen")  # on screen, the controls are there, the notes folded
+    on_screen = page.evaluate(ON_PAPER)
+    assert on_screen["controls"] != [] and on_screen["notes"] == 0
     pdf = page.pdf(format="A4")
     assert pdf[:5] == b"%PDF-"
     context.close()

@@ -60,7 +60,7 @@ export function mount(slot, frame, entry) {
   const panel = html("section", { class: "link-builder", "aria-label": `Link builder for ${id}` }, [
     html("p", {}, "Set the figure above as your students should first see it: the link, the embed code and the command below follow it."),
     link.block, qr, snippet.block, height, command.block,
-    html("p", { class: "builder-note" }, "The command writes the figure’s static HTML, computed by the site’s build, for a course page that takes no frames."),
+    html("p", { class: "builder-note" }, "The command, run in a clone of the site’s repository, writes the figure’s static HTML for a course page that takes no frames."),
     status,
   ]);
   slot.after(panel);
@@ -68,6 +68,8 @@ export function mount(slot, frame, entry) {
   const code = entry.querySelector("[data-snippet]").textContent;
   const suggested = Number(/height="(\d+)"/.exec(code)[1]);
 
+  let opening = 0; // the frame's height in the state it opens on, at the frame's own width
+  let touched = false; // the teacher has acted in the frame: what it draws now is not the opening
   const update = () => {
     let query = "";
     try {
@@ -80,27 +82,36 @@ export function mount(slot, frame, entry) {
     link.text.value = url.href;
     const src = new URL(/src="([^"]+)"/.exec(code)[1]);
     src.search = query;
+    // The suggested height was measured in a course page's column; the frame here may be
+    // narrower. What this state adds to the figure as it opens, measured side by side in the
+    // frame, is added to the suggested height.
     const drawn = parseFloat(frame.style.height) || 0; // as the frame's page said (guide.js)
-    const tall = Math.max(suggested, Math.ceil(drawn));
+    if (!touched && drawn) opening = drawn; // its height is reported before its address is written
+    const extra = opening && drawn > opening ? Math.ceil(drawn - opening) : 0;
+    const tall = suggested + extra;
     snippet.text.value = code.replace(/src="[^"]+"/, `src="${src.href}"`).replace(/height="\d+"/, `height="${tall}"`);
-    setText(height, tall > suggested
-      ? `Height ${tall} px: this state is taller than the figure’s suggested ${suggested} px, as measured in the frame above, ${Math.round(frame.getBoundingClientRect().width)} px wide.`
-      : `Height ${tall} px, the figure’s suggested height: this state fits it.`);
+    setText(height, extra
+      ? `Height ${tall} px: this state is ${extra} px taller than the figure as it opens (measured side by side in the frame above), added to its suggested ${suggested} px.`
+      : `Height ${tall} px, the figure’s suggested height: this state is no taller than the figure as it opens.`);
     command.text.value = `python build.py fragment ${id}${query ? ` --url "${query}"` : ""} --output figure.html`;
     drawQr(qr, url.href);
   };
   const listen = () => {
     try {
       frame.contentWindow.addEventListener("attention-bench:address", update);
+      for (const type of ["pointerdown", "keydown", "input", "change"]) {
+        frame.contentWindow.addEventListener(type, () => { touched = true; }, { capture: true });
+      }
     } catch { /* another origin: cannot happen here, the guide shows this site's own pages */ }
     update();
   };
   frame.addEventListener("load", listen);
-  const resized = new ResizeObserver(update);
-  resized.observe(frame);
+  // the frame's page says its height (embed.js); guide.js, listening first, has set it
+  const heard = (event) => event.source === frame.contentWindow && event.data?.type === "attention-bench:height" && update();
+  addEventListener("message", heard);
   update();
   return () => {
-    resized.disconnect();
+    removeEventListener("message", heard);
     panel.remove();
   };
 }

@@ -185,6 +185,21 @@ export function preload(doc, url) {
   answers.load(tables.map((u) => new URL(u, url).href).join(" "), undefined, true);
 }
 
+// Printed, the teaching notes are open (the stylesheet opens them too, where an engine styles
+// a <details> element's folded content): a browser's own print says so first.
+addEventListener("beforeprint", () => {
+  for (const notes of document.querySelectorAll("details.teaching:not([open])")) {
+    notes.open = true;
+    notes.dataset.printOpened = "";
+  }
+});
+addEventListener("afterprint", () => {
+  for (const notes of document.querySelectorAll("details.teaching[data-print-opened]")) {
+    notes.open = false;
+    delete notes.dataset.printOpened;
+  }
+});
+
 // Tell the offline module when Python has started (or failed): it registers then.
 runtime.onStatus(({ state }) => {
   if (state === "ready" || state === "failed") {
