@@ -28,7 +28,12 @@ def visit(desktop):
 
 
 def ready(page, figure: str, timeout: int = 60000):
-    page.wait_for_selector(f'#{figure} .runtime-status[data-state="ready"]', timeout=timeout)
+    try:
+        page.wait_for_selector(f'#{figure} .runtime-status[data-state="ready"]', timeout=timeout)
+    except Exception as exc:  # say what the page says instead: loading, failed, or no status at all
+        said = page.evaluate("""() => [...document.querySelectorAll('.runtime-status')]
+            .map((s) => `${s.closest('[id]')?.id}: ${s.dataset.state} "${s.textContent.trim()}"`)""")
+        raise AssertionError(f"#{figure} not ready; the page's status lines: {said}") from exc
 
 
 def follow(page, selector: str):
