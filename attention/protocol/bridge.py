@@ -142,14 +142,16 @@ def handle_json(text) -> str:
     """Answer a JSON request with a JSON answer; every failure becomes a structured error.
 
     The answer depends on the text alone, so the last few are kept: a reader clicking back
-    and forth between rows gets each answer again without recomputing or re-encoding it.
+    and forth between rows gets each answer again without recomputing or re-encoding it. An
+    answer that asks for a data file is not kept (it leaves the cache as an exception): the
+    same request is answered once the file has come.
     """
-    if isinstance(text, str) and len(text) <= MAX_REQUEST:
-        answer = _answer_text(text)
-        if answer.startswith(NEEDS):  # not kept: the same request is answered once the file has come
-            _answer_text.cache_clear()
-        return answer
-    return _answer_text_uncached(text)
+    try:
+        if isinstance(text, str) and len(text) <= MAX_REQUEST:
+            return _answer_text(text)
+        return _answer_text_uncached(text)
+    except trained_layer.WeightsMissing as exc:
+        return _needs(exc)
 
 
 @functools.lru_cache(maxsize=64)  # every query of a 40-word sentence, and a few states more
@@ -177,8 +179,8 @@ def _answer_text_uncached(text) -> str:
         return _errors([(exc.field, str(exc))])
     except json.JSONDecodeError:
         return _errors([(None, "A request must be valid JSON.")])
-    except trained_layer.WeightsMissing as exc:
-        return _needs(exc)
+    except trained_layer.WeightsMissing:
+        raise  # to handle_json, past the cache
     except ValueError as exc:  # a core check, e.g. an unknown token or overflow
         return _errors([(None, str(exc))])
     except Exception as exc:  # noqa: BLE001 (nothing may escape to the page)
