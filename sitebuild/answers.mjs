@@ -7,9 +7,9 @@
 // Nothing is fetched: the runtime, numpy, the wheel and the data files are local files. A
 // request whose answer needs a data file first gets it as the browser's worker.js does.
 
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { answering } from "./needs.mjs";
 
 const log = (...args) => process.stderr.write(args.map(String).join(" ") + "\n");
 console.log = log; // Pyodide reports package loading through console.log: keep stdout clean
@@ -28,15 +28,7 @@ async function main() {
   const pyodide = await loadPyodide({ indexURL, packages: ["numpy", path.resolve(wheel)],
     stdout: log, stderr: log });
   const handle = pyodide.pyimport("attention.protocol.bridge").handle_json;
-  const answer = (request) => {
-    const first = handle(request);
-    if (!first.startsWith('{"needs": ')) return first; // attention.protocol.bridge.NEEDS
-    const { needs } = JSON.parse(first);
-    if (!local[needs.file]) throw new Error(`Python asked for ${needs.file}, which the build did not give`);
-    pyodide.FS.mkdirTree(needs.path.slice(0, needs.path.lastIndexOf("/")));
-    pyodide.FS.writeFile(needs.path, readFileSync(local[needs.file]));
-    return handle(request);
-  };
+  const answer = answering(pyodide, handle, local); // answers.py refuses a "needs" answer for a table
   const answers = requests.map(answer);
   await new Promise((resolve, reject) => process.stdout.write(
     JSON.stringify({ pyodide: pyodide.version, answers }), (e) => (e ? reject(e) : resolve())));

@@ -14,9 +14,9 @@
 // attention wheel are all read from local files, and fetch() is replaced by a function that
 // refuses (and records) any request, so a stray download fails loudly instead of happening.
 
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { answering } from "../sitebuild/needs.mjs";
 
 const log = (...args) => process.stderr.write(args.map(String).join(" ") + "\n");
 console.log = log; // Pyodide reports package loading through console.log: keep stdout clean
@@ -60,15 +60,7 @@ async function main() {
   });
 
   const handle = pyodide.pyimport("attention.protocol.bridge").handle_json; // once, as the worker does
-  const provided = (request) => {
-    const first = handle(request);
-    if (!first.startsWith('{"needs": ')) return first;
-    const { needs } = JSON.parse(first);
-    if (!local[needs.file]) return first; // not given: the answer says what it needs
-    pyodide.FS.mkdirTree(needs.path.slice(0, needs.path.lastIndexOf("/")));
-    pyodide.FS.writeFile(needs.path, readFileSync(local[needs.file]));
-    return handle(request);
-  };
+  const provided = answering(pyodide, handle, local);
   const failures = [];
   const answers = requests.map((request, index) => {
     try {
