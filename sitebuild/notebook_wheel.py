@@ -27,9 +27,11 @@ __all__ = ["FOLDER", "SOURCES", "available", "ensure_notebook_wheel", "source_ha
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = "notebook"  # its folder on the site: revalidated, not cached for a year (sitebuild.headers)
-# what goes into it: the packages' files, the templates it renders, the build's own files
+# what goes into it: the packages' files, the templates it renders, the page modules bundled
+# into its widget, the build's own files
 SOURCES = ("attention", "attention_notebook", "sitebuild", "templates/figures", "templates/static/style.css",
-           "templates/claims.toml", "pyproject.toml", "setup.py", "README.md", "MANIFEST.in")
+           "templates/static/js", "templates/claims.toml", "pyproject.toml", "setup.py", "README.md",
+           "MANIFEST.in")
 # what its sdist is built from, copied away from the checkout: a build there would leave build/
 # and an egg-info behind, and two test workers building the site at once would meet in them
 COPIED = ("attention", "attention_notebook", "sitebuild", "templates", "pyproject.toml", "setup.py",
@@ -47,8 +49,6 @@ def source_hash(root: Path = ROOT) -> str:
             if "__pycache__" in rel or rel.endswith((".pyc", ".npz")) or rel.startswith("attention_notebook/static/"):
                 continue
             h.update(rel.encode() + b"\0" + f.read_bytes() + b"\0")
-    for f in sorted((root / "templates" / "static" / "js").rglob("*.js")):  # bundled into the widget
-        h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
     return h.hexdigest()[:16]
 
 
