@@ -77,6 +77,10 @@ document.addEventListener("focusin", (event) => {
 // Its height, for the above and for the page, which keeps clear of it where focus or an
 // #anchor lands (html's scroll-padding).
 const sized = new ResizeObserver(([entry]) => {
+  // The header a swap took out (nav.js) is still observed until the swap has ended, and is
+  // told 0 px: its room, set to 0 while the new page's #anchor was being landed below it, put
+  // the figure under the header, or not, as frames fell (the new header is as tall)
+  if (!entry.target.isConnected) return;
   height = Math.ceil(entry.borderBoxSize?.[0]?.blockSize ?? entry.contentRect.height);
   if (document.documentElement.style.getPropertyValue("--header-height") !== `${height}px`) {
     document.documentElement.style.setProperty("--header-height", `${height}px`);
