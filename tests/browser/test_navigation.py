@@ -32,7 +32,9 @@ def ready(page, figure: str, timeout: int = 60000):
         page.wait_for_selector(f'#{figure} .runtime-status[data-state="ready"]', timeout=timeout)
     except Exception as exc:  # say what the page says instead: loading, failed, or no status at all
         said = page.evaluate("""() => [...document.querySelectorAll('.runtime-status')]
-            .map((s) => `${s.closest('[id]')?.id}: ${s.dataset.state} "${s.textContent.trim()}"`)""")
+            .map((s) => `${s.closest('[id]')?.id}: ${s.dataset.state} "${s.textContent.trim()}"`)
+            .concat([`service worker: ${navigator.serviceWorker?.controller?.state || "none"}`,
+                     `loads: ${performance.getEntriesByType("navigation").length}`])""")
         raise AssertionError(f"#{figure} not ready; the page's status lines: {said}") from exc
 
 
@@ -151,6 +153,14 @@ ADD_LINK = """href => { const a = document.createElement('a'); a.href = href; a.
   a.textContent = 'a link'; document.querySelector('main p').append(a); }"""
 
 
+# Where the figure is, and where a link lands it: below the header (scroll-padding-top) by its
+# own scroll-margin-top (as tests/engines/test_kept_place.py reads it).
+LANDED = """(id) => { const e = document.getElementById(id);
+  const want = (parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0)
+    + (parseFloat(getComputedStyle(e).scrollMarginTop) || 0);
+  return [e.getBoundingClientRect().top, want]; }"""
+
+
 def test_an_anchor_and_the_new_pages_address_state_are_applied(booted):
     page = booted.open("lab/")  # itself opened in place, on the worker's shared page
     page.evaluate(KEEP)
@@ -160,8 +170,10 @@ def test_an_anchor_and_the_new_pages_address_state_are_applied(booted):
         "() => document.querySelector('#fig-002 [data-bind=query]')?.textContent === 'grid'")
     grid = figures.fig_002.data("grid")["output"]["text"]
     assert page.inner_text('#fig-002 [data-bind="output"]') == grid
-    top = page.evaluate("document.getElementById('fig-002').getBoundingClientRect().top")
-    assert abs(top) < 2  # scrolled to the anchor
+    # scrolled to the anchor, below the header as a link loaded in full lands it (the header's
+    # room once read 0, from the header the swap had taken out, in most swaps, not all)
+    top, want = page.evaluate(LANDED, "fig-002")
+    assert want > 40 and abs(top - want) <= 1, (top, want)
     assert page.evaluate(SAME) and page.url.endswith("/mixture/?query=grid#fig-002")
 
 
