@@ -65,6 +65,9 @@ def core_rows(state: dict) -> list[dict]:
 
 def test_a_click_draws_the_rows_on_screen_at_once_and_the_far_ones_equal_the_core_once_near(live):
     use_sentence(live, FORTY, query=33)  # "left"; the click makes "car" (35) the query
+    # every row written for query 33 first: its far rows are written once the page is idle, and
+    # a click before that (a busy machine) found row 11 still showing the state before 33's
+    live.wait_for_function(DRAWN)
     before, after = core_rows({"sentence": FORTY, "query": 33}), core_rows({"sentence": FORTY, "query": 35})
     seen = live.evaluate(CLICK_AND_READ, 35)
     on_screen = [k for k, on in enumerate(seen["onScreen"]) if on]
