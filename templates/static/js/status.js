@@ -8,15 +8,9 @@ import * as runtime from "./runtime.js";
 // a ready runtime answering later than this says that it is computing
 const SLOW_MS = 250;
 const slowMs = () => Number(document.body.dataset.runtimeSlow || SLOW_MS); // tests may set it
+// the loading start's step in a reader's words (runtime.js says where a stalled start stopped)
+const { DOING } = runtime;
 const MB = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
-// The loading start's step beside its share (worker.js; a plain download adds nothing), so that
-// the share never sits still without a word (review 4: 81 % for 18 s on a slow phone)
-const DOING = {
-  download: "",
-  start: "starting its interpreter",
-  packages: "loading NumPy and the bench’s code",
-  import: "importing NumPy",
-};
 
 // @param {{state: string, reason: string, offline: boolean, loaded: number, transfer: number, doing: string}} runtime -
 //   transfer: the download's bytes on this host's wire, once measured (0: not known); doing: the
