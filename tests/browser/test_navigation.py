@@ -27,7 +27,7 @@ def visit(desktop):
     return desktop  # its workers are recorded: one per visit
 
 
-def ready(page, figure: str, timeout: int = 60000):
+def ready(page, figure: str, timeout: int = 150000):  # a start that hangs is made again after 90 s (runtime.js)
     try:
         page.wait_for_selector(f'#{figure} .runtime-status[data-state="ready"]', timeout=timeout)
     except Exception as exc:  # say what the page says instead: loading, failed, or no status at all

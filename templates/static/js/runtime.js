@@ -102,10 +102,24 @@ export const DOING = {
 };
 
 // A worker that says nothing for this long (it reports every second while it loads) is gone.
+const silenceMs = () => Number(config.runtimeSilence) || Math.max(60000, 2 * stallMs()); // tests may set it
+// A start that stopped answering is made once more, in a new worker, before the page says
+// Python cannot start: a start that hung in its import of NumPy (once in a few hundred, under
+// a busy machine's tests) then started at once.
+let restarted = false;
 function watch() {
   clearTimeout(stall);
-  stall = setTimeout(() => fail(`the runtime stopped answering while ${DOING[status.doing] || "downloading"}`),
-    Math.max(60000, 2 * stallMs()));
+  stall = setTimeout(() => {
+    const where = DOING[status.doing] || "downloading";
+    if (restarted || status.state !== "loading") {
+      fail(`the runtime stopped answering while ${where}`);
+      return;
+    }
+    restarted = true;
+    worker.terminate();
+    worker = null;
+    boot();
+  }, silenceMs());
 }
 
 let answered = false; // Python has answered a request of this page's
