@@ -113,6 +113,11 @@ export async function mountPage({ swapped = false } = {}) {
   }
   const later = swapped ? Promise.resolve() : afterPaint();
   for (const note of main.querySelectorAll(".link-note")) note.remove(); // for readers without JS
+  // a link printed is its address in full (style.css prints data-href): a relative one is no
+  // address on paper (a printout showed "../../lab/#fig-003")
+  later.then(() => {
+    for (const a of main.querySelectorAll("a[href]:not([href^='#'])")) a.dataset.href = a.href;
+  });
   const stores = new Map();
   const roots = [...main.querySelectorAll("[data-widget]")].filter((r) => WIDGETS[r.dataset.widget]);
   // Python ran on the visit's last page (loaded in full: an engine without the Navigation API
@@ -123,7 +128,9 @@ export async function mountPage({ swapped = false } = {}) {
   const names = new Map(); // root -> the name of its store
   roots.forEach((root, index) => {
     const host = root.parentElement.closest("[data-widget]"); // a widget inside a figure shares its store
-    names.set(root, root.dataset.group || names.get(host) || `${root.dataset.widget}-${index}`);
+    // ... as does one that names the figure it follows (data-joins: a handout's numbers)
+    const joined = root.dataset.joins && document.getElementById(root.dataset.joins);
+    names.set(root, root.dataset.group || names.get(host) || names.get(joined) || `${root.dataset.widget}-${index}`);
   });
   // One store per group, made at its first live figure (a widget that shows a state, such as
   // the lab, rather than one that only talks to it, such as the prediction before it): that
