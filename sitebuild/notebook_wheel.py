@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 FOLDER = "notebook"  # its folder on the site: revalidated, not cached for a year (sitebuild.headers)
 # what goes into it: the packages' files, the templates it renders, the page modules bundled
 # into its widget, the build's own files
-SOURCES = ("attention", "attention_notebook", "sitebuild", "templates/figures", "templates/static/style.css",
+SOURCES = ("attention", "attention_notebook", "sitebuild", "templates/figures", "templates/handout",
+           "templates/static/style.css",
            "templates/static/js", "templates/claims.toml", "pyproject.toml", "setup.py", "README.md",
            "MANIFEST.in")
 # what its sdist is built from, copied away from the checkout: a build there would leave build/

@@ -15,7 +15,7 @@ import jinja2
 from markupsafe import Markup
 
 from attention import chapters as quoted, trained_layer, trained_view
-from attention.protocol import registry
+from attention.protocol import handout, registry
 
 from . import (answers, compress, download, embeds, hashing, headers, modules, notebook_wheel, offline,
                runtime, wheel, widgets)
@@ -186,6 +186,25 @@ def _embed_pages(inputs: Inputs, renderer: PageRenderer, env, nav, templates: Pa
     return out
 
 
+def _handout_pages(inputs: Inputs, renderer: PageRenderer, env, nav, templates: Path) -> dict[str, str]:
+    """Render site/handout/<id>/ for every figure a class handout can print (attention.handout):
+    the figure as its embed draws it, then the opening state's numbers and questions."""
+    layout, out = env.get_template("handout.html"), {}
+    for figure in handout.figures():
+        page = Page(f"handout/{figure.id}", f"{figure.number} {figure.title}: a handout", "", None)
+        chapter = next(c for c in nav if c.slug == figure.chapter)
+        body = renderer.figure_html(figure.number, page=page, embed=figure.id)
+        out[f"{page.url}index.html"] = layout.render(
+            figure=figure, chapter=chapter, body=Markup(body), root=page.root, h=handout.view(figure.id),
+            embed=page,  # the head's title
+            scripts=[s for s in _scripts(body) if s not in ("js/nav.js", "js/header.js")],
+            runtime=_runtime_attributes(inputs, page.root),
+            answers=answers.for_page(body), near=answers.near_for_page(body),
+            opening=_opens_links(body), preloads=_preloads(templates, body),
+            csp=csp(not inputs.runtime_files), asset=lambda name: f"static/{name}")
+    return out
+
+
 def _moved_pages(embed: embeds.Embed, env, inputs: Inputs) -> dict[str, str]:
     """Render site/embed/<alias>/ for each old id of an embed: a page that sends the reader on
     to embed/<id>/ with the address's state, so no course page's iframe breaks."""
@@ -273,6 +292,7 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
             numbers=numbers_line(r.page, r.body),
         )
     out.update(_embed_pages(inputs, renderer, env, nav, templates))
+    out.update(_handout_pages(inputs, renderer, env, nav, templates))
     out.update(trained_view.site_files())  # the trained rows the comparison picks from, as JSON
     out["404.html"] = _not_found(inputs, env, nav)
     out[OFFLINE_PAGE] = _not_found(inputs, env, nav, offline=True)

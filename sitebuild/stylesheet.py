@@ -24,7 +24,8 @@ __all__ = ["sheets", "stylesheet"]
 
 def sheets(templates: Path) -> list[Path]:
     """The files the stylesheet is joined from, in the order they are joined."""
-    return [templates / "static" / "style.css", *sorted((templates / "figures").glob("fig-*.css"))]
+    return [templates / "static" / "style.css", *sorted((templates / "figures").glob("fig-*.css")),
+            templates / "handout" / "handout.css"]
 
 
 def stylesheet(templates: Path) -> str:

@@ -158,7 +158,7 @@ def test_a_changed_module_renames_it_and_every_module_that_imports_it(templates,
     # runtime, address...) keep their names.
     assert changed == {"dom.js", "bench-notes.js", "bench-parts.js", "bench-walk.js", "near.js", "bench.js", "lab.js", "quiz.js",
                        "fig-004.js", "fig-005.js", "fig-006.js", "fig-007.js",
-                       "share.js", "trained.js", "whatif.js", "bench-whatif.js",
+                       "share.js", "trained.js", "whatif.js", "bench-whatif.js", "handout.js",
                        "whatif-matrix.js", "page.js", "swap.js", "nav.js", "fig-002.js", "fig-009.js", "fig-010.js", "png.js", "builder.js",
                        "predict.js", "status.js", "guide.js", "header.js", "scrolling.js", "anchor.js",
                        "place.js", "widgets.js"}

@@ -14,7 +14,7 @@ from sitebuild.site import TEMPLATES
 def test_every_widget_the_templates_write_has_its_module_and_nothing_else_is_listed():
     table = widgets.widgets(TEMPLATES)
     assert table == {name: f"figures/{name}.js" for name in ("fig-002", "fig-004", "fig-005", "fig-006", "fig-007", "fig-009", "fig-010",
-                                                     "lab", "predict", "quiz", "trained", "whatif",
+                                                     "handout", "lab", "predict", "quiz", "trained", "whatif",
                                                      "whatif-matrix")}
     for module in table.values():
         assert "export function mount(" in (TEMPLATES / "static" / "js" / module).read_text(encoding="utf-8")

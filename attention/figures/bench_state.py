@@ -19,7 +19,7 @@ from ..protocol.neighbours import removed_steps, whatif_toggles
 from ..protocol.records import State
 from ..protocol.urlstate import removed_parameter, t_meaning, without_meaning
 
-__all__ = ["NAME", "PARAMETERS", "STATE", "answer", "apply", "counterfactual", "data",
+__all__ = ["NAME", "PARAMETERS", "STATE", "answer", "apply", "counterfactual", "data", "questions",
            "export", "exported_state", "neighbours", "url"]
 
 NAME = "bench"  # its name, as the bridge and the page send it
@@ -168,7 +168,17 @@ def export(state: dict) -> dict:
 SHOWN = {"chapter": "bench", "data": data, "state": NAME,
          "parameters": PARAMETERS, "table": NAME}
 
-STATE = State(name=NAME, answer=answer, fields=frozenset({*FIELDS, "trained", "have"}),
+def questions(state: dict) -> list[dict]:
+    """The quiz's first three questions on a bench state, for a class handout (attention.quiz).
+
+    >>> [q["id"] for q in questions({"query": 6})]
+    ['shut-top', 'temperature', 'sink-unmasked']
+    """
+    quiz_fields = {"sentence", "head", "query", "temperature", "shut", "without"}
+    return quiz.view(**{k: v for k, v in state.items() if k in quiz_fields})["questions"][:3]
+
+
+STATE = State(name=NAME, answer=answer, questions=questions, fields=frozenset({*FIELDS, "trained", "have"}),
               parameters=(*PARAMETERS, "trained"), apply=apply, url=url, neighbours=neighbours,
               steps=whatif.STEPS,
               unwritten={"sentence": " ".join(bench.DEFAULT_SENTENCE)},

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from .. import lab, toy
 from ..numbers import shown
+from ..questions import mixture
 from ..protocol.records import Figure, RequestError, State
 
-__all__ = ["FIGURE", "STATE", "answer", "apply", "data", "export", "neighbours", "url"]
+__all__ = ["FIGURE", "STATE", "answer", "apply", "data", "export", "neighbours", "questions", "url"]
 
 NAME = "fig-002"  # its state's name, as the bridge and the page send it
 
@@ -107,8 +108,17 @@ def export(state: dict) -> dict:
             "rows": rows, "query": query, "output": out}
 
 
+def questions(state: dict) -> list[dict]:
+    """Three questions on a query's mixture, for a class handout (attention.questions).
+
+    >>> [q["answer"] for q in questions({"query": "load"})]
+    ['rises', 'rises', 'grow']
+    """
+    return mixture(answer(state)["rows"])
+
+
 STATE = State(name=NAME, answer=answer, fields=frozenset({"query"}), parameters=("query",),
-              apply=apply, url=url, neighbours=neighbours,
+              apply=apply, url=url, neighbours=neighbours, questions=questions,
               meanings={"query": ("the query token", ", ".join(toy.TOKENS))})
 FIGURE = Figure(number="FIG-002", chapter="mixture", title="Weights choose a mixture", data=data,
                 state=NAME, widget=NAME, export=export, parameters=STATE.parameters, table=NAME)

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from .. import lab, toy, whatif
 from ..numbers import spelled, typed
+from ..questions import mixture
 from ..protocol.export import WITHOUT_COLUMNS, without_cells
 from ..protocol.neighbours import removed_steps, whatif_toggles
 from ..protocol.records import Figure, State
 from ..protocol.urlstate import bits, removed_parameter, t_meaning, without_meaning
 
-__all__ = ["FIGURE", "STATE", "answer", "apply", "data", "export", "neighbours", "url"]
+__all__ = ["FIGURE", "STATE", "answer", "apply", "data", "export", "neighbours", "questions", "url"]
 
 NAME = "lab"  # its state's name, as the bridge and the page send it
 STEPS = ("scale", "shift")  # the what-if steps it may remove (the causal mask is the bench's)
@@ -100,7 +101,17 @@ def export(state: dict) -> dict:
                             "sentence": w["sentence"]}} if removed else {})}
 
 
-STATE = State(name=NAME, answer=answer,
+def questions(state: dict) -> list[dict]:
+    """Three questions on the lab's state, for a class handout (attention.questions): at a
+    temperature of 2, halving it still sharpens the mixture.
+
+    >>> [q["answer"] for q in questions({"query": ["1", "1"], "temperature": "2"})]
+    ['rises', 'rises', 'grow']
+    """
+    return mixture(answer(state)["rows"])
+
+
+STATE = State(name=NAME, answer=answer, questions=questions,
               fields=frozenset({"query", "mask", "temperature", "move", "pad", "slider", "without"}),
               parameters=("q", "mask", "t", "without"), apply=apply, url=url,
               neighbours=neighbours, steps=STEPS,

@@ -20,7 +20,7 @@ import json
 import math
 
 from .. import bench_view, lab, quiz, trained_layer
-from . import export, registry
+from . import export, handout, registry
 from .records import RequestError
 
 __all__ = ["MAX_REQUEST", "NEEDS", "handle", "handle_json"]
@@ -48,6 +48,8 @@ FIGURES = dict(sorted({  # name: (builder taking the state as a dict, the fields
     **{state.name: (state.answer, state.fields) for state in registry.STATES.values()},
     **{f.id: (f.answer, f.fields) for f in registry.FIGURES if f.answer},
     "export": (_export, {"of", "state", "url"}),
+    "handout": (lambda state: handout.view(state.get("of"), state.get("url")),  # a class handout
+                {"of", "url"}),
     "quiz": (lambda state: quiz.view(**state),  # the bench's questions for a bench state
              {"sentence", "head", "query", "temperature", "shut", "without"}),
 }.items()))

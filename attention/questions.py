@@ -1,0 +1,88 @@
+"""Questions about one state of the toy's figures (FIG-002, the lab), for a class handout:
+each asks the reader to predict from the numbers the figure shows, and its answer and
+explanation are computed from the same state, never typed. The bench's come from
+``attention.quiz``.
+
+Each question is ``{"id", "prompt", "choices": [{"id", "label"}], "answer": a choice's id,
+"explanation"}``, the quiz's own shape.
+
+>>> from attention import lab
+>>> rows = lab.view(query=["1", "1"])["rows"]  # the query of "rises"
+>>> [q["id"] for q in mixture(rows)]
+['top-weight', 'top-contribution', 'sharper']
+>>> q = mixture(rows)[0]
+>>> q["answer"], q["explanation"][:64]
+('rises', '“rises”, with 0.576 of the unit: the largest scaled score, 2.121')
+>>> [q["answer"] for q in mixture(lab.view(query=["1", "0"])["rows"])]  # "grid": grid and rises tie
+['tie', 'rises', 'grow']
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import ops
+from .numbers import fixed
+
+__all__ = ["mixture"]
+
+GROW, SHRINK, SAME = "grow", "shrink", "same"
+
+
+TIE = "tie"
+
+
+def _tokens(rows: list[dict]) -> list[dict]:
+    """The keys as choices, and a tie (two keys may share the largest number, as shown)."""
+    return [*({"id": r["token"], "label": r["token"]} for r in rows), {"id": TIE, "label": "Two keys tie"}]
+
+
+def _largest(shown: list[str], rows: list[dict]) -> tuple[str, str]:
+    """(the answer's choice id, who has the largest of the shown numbers, in words)."""
+    tops = [r["token"] for r, text in zip(rows, shown) if float(text) == max(map(float, shown))]
+    named = " and ".join(f"“{t}”" for t in tops)
+    return (tops[0] if len(tops) == 1 else TIE), named
+
+
+def mixture(rows: list[dict]) -> list[dict]:
+    """Three questions on one query's rows (FIG-002's or the lab's, allowed keys only). Half
+    the temperature is the softmax of the scores as tempered (the lab's; FIG-002's scaled
+    scores, at T = 1) counted twice."""
+    open_rows = [r for r in rows if r.get("allowed", True)]
+    weights = np.array([r["weight"]["value"] for r in open_rows])  # (m,)
+    top = int(weights.argmax())
+    heaviest, heaviest_said = _largest([r["weight"]["text"] for r in open_rows], open_rows)
+    scaled = open_rows[top].get("tempered", open_rows[top]["scaled"])
+    parts = np.array([(r.get("contribution") or r["product"])["value"] for r in open_rows])  # (m, d_v)
+    # the coordinate whose largest part is not the heaviest key's, where there is one
+    c = next((c for c in range(parts.shape[1]) if int(parts[:, c].argmax()) != top), parts.shape[1] - 1)
+    first = parts[:, c]  # (m,)
+    most, most_said = _largest([fixed(x) for x in first], open_rows)
+    nth = ["first", "second", "third", "fourth"][c] if c < 4 else f"number {c + 1}"
+    tempered = np.array([[r.get("tempered", r["scaled"])["value"] for r in open_rows]])  # (1, m)
+    doubled = ops.softmax(tempered, temperature=0.5)[0]  # (m,)
+    before, after = float(weights[top]), float(np.max(doubled))
+    change = GROW if fixed(after) > fixed(before) else SHRINK if fixed(after) < fixed(before) else SAME
+    said = {GROW: "grows", SHRINK: "shrinks", SAME: "stays as it is"}[change]
+    even = "" if change != SAME else " (every allowed weight is equal, or one already has the whole unit)"
+    by = max(range(len(open_rows)), key=lambda j: first[j])
+    return [
+        {"id": "top-weight", "prompt": "Which key gets the largest weight?",
+         "choices": _tokens(open_rows), "answer": heaviest,
+         "explanation": f"{heaviest_said}, with {open_rows[top]['weight']['text']} of the unit"
+                        f"{' each' if heaviest == TIE else ''}: the largest scaled score, {scaled['text']}, "
+                        "and softmax keeps the order of the scores."},
+        {"id": "top-contribution", "prompt": f"Which key adds the most to the output’s {nth} coordinate?",
+         "choices": _tokens(open_rows), "answer": most,
+         "explanation": f"{most_said}: weight {open_rows[by]['weight']['text']} times the value’s {nth} "
+                        f"coordinate gives {fixed(first[by])}. The weights choose the "
+                        "mixture; the values supply its coordinates, so the heaviest key need not add the most."},
+        {"id": "sharper", "prompt": "Halve the temperature (every scaled score counts twice): does the "
+                                    "largest weight grow, shrink or stay as it is?",
+         "choices": [{"id": GROW, "label": "It grows"}, {"id": SHRINK, "label": "It shrinks"},
+                     {"id": SAME, "label": "It stays as it is"}],
+         "answer": change,
+         "explanation": f"It {said}: from {fixed(before)} to {fixed(after)}{even}. A lower temperature "
+                        "widens the gaps between scores, and softmax turns wider gaps into a larger share "
+                        "for the largest score."},
+    ]

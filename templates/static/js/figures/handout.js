@@ -1,0 +1,67 @@
+//# allFunctionsCalledOnLoad
+// A class handout (handout/<figure id>/): the numbers and questions of the figure's state, as
+// attention.handout computes them. The build wrote those of the opening state; for any other
+// (the address's, or one the teacher sets in the figure) Python in the browser computes them,
+// and until it has, they are marked as another state's, never shown as this one's.
+
+import { bound, dropAttrs, part, setAttr, setClass, setHidden, setText, syncList } from "../dom.js";
+
+/** Fill the handout's parts from attention.handout.view's data (the markup: _handout.html). */
+export function render(root, data) {
+  syncList(bound(root, "setting"), data.setting, () => part(root, "setting"), (item, s) => {
+    setText(item.querySelector("dt"), s.name);
+    setText(item.querySelector("dd"), s.text);
+  });
+  syncList(bound(root, "columns"), data.columns, () => part(root, "column"), setText);
+  syncList(bound(root, "rows"), data.rows, () => part(root, "row"), (tr, cells) => {
+    syncList(tr, cells, () => part(root, "cell"), setText);
+  });
+  setHidden(bound(root, "more"), !data.more);
+  setText(bound(root, "more-count"), String(data.more));
+  syncList(bound(root, "questions"), data.questions, () => part(root, "question"), (li, q) => {
+    setText(li.querySelector(".handout-prompt"), q.prompt);
+    syncList(li.querySelector(".handout-choices"), q.choices, () => part(root, "choice"),
+      (choice, c) => setText(choice, c.label));
+  });
+  syncList(bound(root, "answers"), data.questions, () => part(root, "answer"), (li, q) => {
+    setText(li.querySelector(".handout-right"), q.choices.find((c) => c.id === q.answer).label);
+    setText(li.querySelector(".handout-why"), q.explanation);
+  });
+}
+
+/** Say where the handout's numbers stand: "current", "waiting" for Python, or "failed". */
+function say(root, state, text) {
+  setAttr(root, "data-state", state);
+  setClass(root, "is-stale", state !== "current");
+  if (state === "waiting") setAttr(root, "aria-busy", "true");
+  else dropAttrs(root, "aria-busy");
+  setText(bound(root, "status"), text);
+}
+
+export function mount(root, store) {
+  const tools = document.querySelector('[data-bind="tools"]');
+  if (tools) {
+    setHidden(tools, false);
+    bound(tools, "print").addEventListener("click", () => print());
+  }
+  setAttr(root, "data-state", "current"); // the build's numbers are the opening state's
+  let asked = root.dataset.url; // the state's URL parameters last asked for, as text (the build's)
+  store.subscribe((state) => {
+    const answer = state.answer;
+    if (!answer || !answer.ok || !answer.url) return;
+    const url = JSON.stringify(answer.url);
+    if (url === asked) return;
+    asked = url;
+    say(root, "waiting", "Python is computing this state’s numbers and questions; those below are another state’s.");
+    store.aside({ figure: "handout", of: root.dataset.of, url: answer.url }, (reply) => {
+      if (asked !== url) return; // a newer state was asked for meanwhile
+      if (reply.ok) {
+        render(root, reply.data);
+        say(root, "current", "");
+      } else {
+        const why = reply.errors.map((e) => e.message).join(" ");
+        say(root, "failed", `These numbers and questions are another state’s: ${why}`);
+      }
+    });
+  });
+}

@@ -1,0 +1,86 @@
+"""A class handout (handout/<figure id>/?<state>) in real Chromium: its numbers and questions
+are the state's its address sets, as CPython computes them (attention.protocol.handout), follow a state
+the teacher sets in the figure, and print as a PDF of at most three A4 pages with the state's
+numbers, the answers on a page of their own, and no controls."""
+
+from __future__ import annotations
+
+import io
+
+import pypdf
+import pytest
+
+from attention.protocol import handout
+
+# What the handout shows: its setting, its table and its questions and answers, as text.
+SHOWN = """() => { const h = document.querySelector('.handout');
+  return { state: h.dataset.state,
+           setting: [...h.querySelectorAll('.handout-setting > div')].map((d) => ({name: d.querySelector('dt').textContent, text: d.querySelector('dd').textContent})),
+           columns: [...h.querySelectorAll('thead th')].map((th) => th.textContent),
+           rows: [...h.querySelectorAll('tbody tr')].map((tr) => [...tr.cells].map((td) => td.textContent)),
+           prompts: [...h.querySelectorAll('.handout-prompt')].map((p) => p.textContent),
+           choices: [...h.querySelectorAll('.handout-choices')].map((ul) => [...ul.children].map((li) => li.textContent)),
+           why: [...h.querySelectorAll('.handout-why')].map((p) => p.textContent) }; }"""
+
+
+def expected(of: str, url: dict) -> dict:
+    h = handout.view(of, url)
+    return {"state": "current", "setting": h["setting"], "columns": h["columns"], "rows": h["rows"],
+            "prompts": [q["prompt"] for q in h["questions"]],
+            "choices": [[c["label"] for c in q["choices"]] for q in h["questions"]],
+            "why": [q["explanation"] for q in h["questions"]]}
+
+
+def settled(page, of: str, url: dict):
+    """Wait until the handout shows the state of url, as Python computed it."""
+    first = handout.view(of, url)["setting"][0]["text"]
+    page.wait_for_function(f"""() => {{ const h = document.querySelector('.handout');
+      return h.dataset.state === 'current' && h.querySelector('.handout-setting dd').textContent === {first!r}; }}""",
+                           timeout=90000)
+
+
+@pytest.fixture
+def fresh(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield context.new_page()
+    context.close()
+
+
+def test_the_address_state_is_computed_and_follows_the_teachers_click(fresh, server):
+    page = fresh
+    errors = []
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.goto(server + "handout/fig-002/?query=load")
+    settled(page, "fig-002", {"query": "load"})
+    assert page.evaluate(SHOWN) == expected("fig-002", {"query": "load"})
+    page.click('#fig-002 tr[data-query="grid"] button')  # the teacher sets another state
+    settled(page, "fig-002", {"query": "grid"})
+    assert page.evaluate(SHOWN) == expected("fig-002", {"query": "grid"})
+    assert errors == []
+
+
+@pytest.mark.parametrize(("of", "url"), [
+    ("fig-003", {"q": "0.5,-1", "mask": "1,0,1", "t": "0.5"}),
+    ("fig-004", {"sentence": "the farmer saw the doctor and he left", "query": "6", "head": "previous"}),
+    ("fig-006", {}),
+])
+def test_the_printed_handout_has_the_states_numbers_in_three_pages_without_controls(fresh, server, of, url):
+    page = fresh
+    query = "&".join(f"{k}={v}" for k, v in url.items())
+    page.goto(server + f"handout/{of}/" + (f"?{query}" if query else ""))
+    if url:
+        settled(page, of, url)
+    page.wait_for_selector('.handout[data-state="current"]')
+    h = handout.view(of, url)
+    pdf = pypdf.PdfReader(io.BytesIO(page.pdf(format="A4")))
+    assert len(pdf.pages) <= 3, len(pdf.pages)
+    text = [" ".join(p.extract_text().split()) for p in pdf.pages]
+    paper = " ".join(text)
+    for row in h["rows"][:3] + h["rows"][-2:]:
+        assert " ".join(row) in paper, row  # the state's numbers, row by row
+    assert all(s["text"] in paper for s in h["setting"] if len(s["text"]) < 40)
+    answers = next(k for k, t in enumerate(text) if "Answers" in t)
+    assert answers == len(text) - 1 and "Answers" not in " ".join(text[:answers])  # a page of their own
+    assert h["questions"][0]["explanation"][:40] in " ".join(text[answers].split())
+    assert "Print this handout" not in paper and "Try again" not in paper and "Load Python" not in paper
+    assert "Remove" not in paper or of != "fig-003"  # the what-if panel's switches

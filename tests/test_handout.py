@@ -1,0 +1,91 @@
+"""attention.protocol.handout and attention.questions: a class handout's numbers and questions follow
+the state its address sets, and each answer is what an independent computation gives."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from attention import quiz
+from attention.protocol import bridge, handout, registry
+
+
+def softmax(z):
+    e = [math.exp(x - max(z)) for x in z]
+    return [x / sum(e) for x in e]
+
+
+def test_every_figure_with_a_state_and_a_download_has_a_handout_but_the_layer():
+    printable = [f.id for f in handout.figures()]
+    assert printable == ["fig-002", "fig-003", "fig-004", "fig-005", "fig-006"]
+
+
+@pytest.mark.parametrize("query", ["grid", "load", "rises"])
+def test_the_mixture_questions_are_answered_as_the_toy_says(query):
+    # the toy, by hand: queries, keys and values as the seed's FIG-001 gives them, d_k = 2
+    keys = {"grid": [1, 1], "load": [0, 1], "rises": [1, 2]}
+    values = {"grid": [1, 0], "load": [0, 2], "rises": [1, 2]}
+    q = {"grid": [1, 0], "load": [0, 1], "rises": [1, 1]}[query]
+    scaled = [sum(a * b for a, b in zip(q, k)) / math.sqrt(2) for k in keys.values()]
+    weights = softmax(scaled)
+    tokens = list(keys)
+    h = handout.view("fig-002", {"query": query})
+    top = [t for t, w in zip(tokens, weights) if round(w, 3) == round(max(weights), 3)]
+    assert h["questions"][0]["answer"] == (top[0] if len(top) == 1 else "tie")
+    second = [w * values[t][1] for t, w in zip(tokens, weights)]
+    most = [t for t, x in zip(tokens, second) if round(x, 3) == round(max(second), 3)]
+    assert h["questions"][1]["answer"] == (most[0] if len(most) == 1 else "tie")
+    sharper = max(softmax([2 * s for s in scaled]))
+    assert h["questions"][2]["answer"] == ("grow" if round(sharper, 3) > round(max(weights), 3) else "same")
+    assert [r[3] for r in h["rows"]] == [f"{w:.3f}" for w in weights]  # the weight column
+
+
+def test_halving_a_cold_lab_can_leave_the_largest_weight_whole():
+    # one key allowed: it has the whole unit at any temperature
+    h = handout.view("fig-003", {"q": "1,1", "mask": "0,0,1", "t": "1"})
+    assert h["questions"][2]["answer"] == "same" and [r[0] for r in h["rows"]] == ["grid", "load", "rises"]
+
+
+def test_the_bench_handout_asks_the_quiz_of_its_state():
+    url = {"sentence": "the farmer saw the doctor and he left", "query": "6", "head": "coreference"}
+    h = handout.view("fig-005", url)
+    asked = quiz.view(sentence=url["sentence"], query=6, head="coreference")["questions"][:3]
+    assert h["questions"] == asked and len(asked) == 3
+    assert {"name": "sentence", "text": url["sentence"]} in h["setting"]
+    assert h["url"]["query"] == "6" and len(h["rows"]) == 8
+
+
+def test_the_table_is_the_downloads_numbers_with_its_constant_columns_as_the_setting():
+    table = registry.export("fig-004", {"query": 5})
+    h = handout.view("fig-004", {"query": "5"})
+    weight = table["columns"].index("weight")
+    assert [r[h["columns"].index("weight")] for r in h["rows"]] == [f"{r[weight]:.3f}" for r in table["rows"]]
+    assert "sentence" not in h["columns"] and "word" in h["columns"]
+
+
+def test_a_long_table_is_cut_and_says_how_many_rows_it_left_out():
+    h = handout.view("fig-006", {})
+    n = len(registry.export("fig-006", {})["rows"])
+    assert len(h["rows"]) == handout.MAX_ROWS < n and h["more"] == n - handout.MAX_ROWS
+
+
+def test_the_bridge_answers_a_handout_and_says_why_it_cannot():
+    answer = json.loads(bridge.handle_json(json.dumps({"figure": "handout", "of": "fig-002", "url": {"query": "load"}})))
+    assert answer["ok"] and answer["data"] == handout.view("fig-002", {"query": "load"})
+    for request, field in [({"of": "fig-009"}, "of"), ({"of": 3}, "of"), ({"of": "fig-002", "url": 3}, "url")]:
+        errors = json.loads(bridge.handle_json(json.dumps({"figure": "handout", **request})))["errors"]
+        assert errors[0]["field"] == field, errors
+    ignored = json.loads(bridge.handle_json(json.dumps({"figure": "handout", "of": "fig-002", "url": {"query": "nope"}})))
+    assert ignored["data"]["notices"] and ignored["data"]["url"] == {"query": "rises"}
+
+
+def test_no_answer_is_outside_its_choices_and_none_is_nan():
+    for f in handout.figures():
+        h = handout.view(f.id)
+        assert len(h["questions"]) == 3
+        for q in h["questions"]:
+            assert q["answer"] in {c["id"] for c in q["choices"]}
+        assert "nan" not in json.dumps(h).lower() and not np.isnan(0.0)
