@@ -108,6 +108,7 @@ def test_forward_to_a_page_read_on_from_its_title_leaves_focus_at_the_place(boot
     # The first Tab goes to the control after the place, not to the top 2,000 px above. The
     # place rests at the screen's top, where the header comes back, so Chromium scrolls the
     # newly focused control to the middle: up to half a screen (455 px at 900 here).
-    assert page.evaluate("document.activeElement.id") == "bench-t-range"
+    assert page.evaluate("document.activeElement.id") == "bench-t-range", page.evaluate(
+        "[document.activeElement.outerHTML.slice(0, 120), scrollY, document.activeElement.getBoundingClientRect().top]")
     assert abs(page.evaluate("scrollY") - at) < page.evaluate("innerHeight") * 0.6, (at, page.evaluate("scrollY"))
     assert page.evaluate(SAME)
