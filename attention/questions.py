@@ -1,6 +1,6 @@
-"""Questions about one state of the toy's figures (FIG-002, the lab), for a class handout:
-each asks the reader to predict from the numbers the figure shows, and its answer and
-explanation are computed from the same state, never typed. The bench's come from
+"""Questions about one query of the toy (its mixture, as chapter 2 and the lab show it), for a
+class handout: each asks the reader to predict from the numbers the figure shows, and its
+answer and explanation are computed from the same state, never typed. The bench's come from
 ``attention.quiz``.
 
 Each question is ``{"id", "prompt", "choices": [{"id", "label"}], "answer": a choice's id,
@@ -45,8 +45,8 @@ def _largest(shown: list[str], rows: list[dict]) -> tuple[str, str]:
 
 
 def mixture(rows: list[dict]) -> list[dict]:
-    """Three questions on one query's rows (FIG-002's or the lab's, allowed keys only). Half
-    the temperature is the softmax of the scores as tempered (the lab's; FIG-002's scaled
+    """Three questions on one query's rows (chapter 2's or the lab's, allowed keys only). Half
+    the temperature is the softmax of the scores as tempered (the lab's; chapter 2's scaled
     scores, at T = 1) counted twice."""
     open_rows = [r for r in rows if r.get("allowed", True)]
     weights = np.array([r["weight"]["value"] for r in open_rows])  # (m,)
