@@ -268,6 +268,7 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
     rendered.append(Rendered(inputs.claims_page, claims_body))
     guide = env.get_template("embed-guide.html").render(
         embeds=embeds.registry(), column_px=embeds.COLUMN_PX, root="../", chapters={c.slug: c for c in nav},
+        handouts={f.id for f in handout.figures()},
         notebook=f"{notebook_wheel.FOLDER}/{inputs.notebook_wheel.name}" if inputs.notebook_wheel else None)
     rendered.append(Rendered(inputs.guide_page, guide))
     layout = env.get_template("layout.html")

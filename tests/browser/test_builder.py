@@ -1,17 +1,20 @@
 """The link builder under each live example of the embed guide (builder.js), in real
 Chromium: the link, the embed code and the fragment command follow the state set in the
 example's frame and reopen exactly that state; copying says so; the QR code reads back as the
-link; a state taller than the figure's suggested height gets a snippet that fits it."""
+link, and downloads as an SVG for a slide; the handout link opens the state's handout; a
+state taller than the figure's suggested height gets a snippet that fits it."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
 import zxingcpp
 
 from attention.figures import fig_002
+from attention.protocol import handout
 from tests.browser.conftest import watch
 
 READY = '.runtime-status[data-state="ready"]'
@@ -82,6 +85,21 @@ def test_the_builder_follows_the_example_and_its_outputs_reopen_that_state(guide
     assert page.inner_text("#embed-fig-002 .builder-status") == "Copied the link."
     assert page.evaluate("navigator.clipboard.readText()") == link
     assert qr_text(page, "fig-002") == link
+    with page.expect_download() as saved:  # the QR code as a file, for a slide
+        page.click("#embed-fig-002 .builder-qr-save")
+    text = Path(saved.value.path()).read_text(encoding="utf-8")
+    assert saved.value.suggested_filename == "fig-002-link-qr.svg" and text.startswith("<svg")
+    assert 'xmlns="http://www.w3.org/2000/svg"' in text
+    assert text.count("data-m=") == page.evaluate("document.querySelectorAll('#embed-fig-002 .builder-qr rect[data-m]').length")
+    printable = page.get_attribute("#embed-fig-002 .builder-handout", "href")
+    assert printable == f"{server}handout/fig-002/?query=grid"
+    other = browser.new_page()  # the handout opens at that state, as Python computes it
+    other.goto(printable)
+    other.wait_for_function("""() => document.querySelector('.handout').dataset.state === 'current'
+      && document.querySelector('.handout-setting dd').textContent === 'grid'""", timeout=90000)
+    rows = other.evaluate("[...document.querySelectorAll('.handout tbody tr')].map((tr) => [...tr.cells].map((c) => c.textContent))")
+    assert rows == handout.view("fig-002", {"query": "grid"})["rows"]
+    other.close()
 
 
 def test_a_state_taller_than_the_suggested_height_gets_a_snippet_that_fits_it(guide):

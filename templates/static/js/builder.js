@@ -57,9 +57,16 @@ export function mount(slot, frame, entry) {
   const command = field(`builder-${id}-command`, "Fragment command", 2, status);
   const height = html("p", { class: "builder-note" });
   const qr = html("figure", { class: "builder-qr" });
+  // the QR code as a file, for a slide: the SVG drawn here, black on white, any size sharp
+  const saveQr = html("a", { class: "builder-qr-save", download: `${id}-link-qr.svg`, href: "#" }, "Download the QR code (SVG)");
+  // the state printed for a class, where the figure has a handout (the guide says so)
+  const handout = entry.dataset.handout
+    ? html("a", { class: "builder-handout", href: new URL(entry.dataset.handout, location.href).href }, "Open this state’s printable handout")
+    : null;
   const panel = html("section", { class: "link-builder", "aria-label": `Link builder for ${id}` }, [
     html("p", {}, "Set the figure above as your students should first see it: the link, the embed code and the command below follow it."),
-    link.block, qr, snippet.block, height, command.block,
+    link.block, qr, html("p", { class: "builder-note" }, [saveQr]), snippet.block, height, command.block,
+    ...(handout ? [html("p", { class: "builder-note" }, [handout])] : []),
     html("p", { class: "builder-note" }, "The command, run in a clone of the site’s repository, writes the figure’s static HTML for a course page that takes no frames."),
     status,
   ]);
@@ -95,6 +102,14 @@ export function mount(slot, frame, entry) {
       : `Height ${tall} px, the figure’s suggested height: this state is no taller than the figure as it opens.`);
     command.text.value = `python build.py fragment ${id}${query ? ` --url "${query}"` : ""} --output figure.html`;
     drawQr(qr, url.href);
+    URL.revokeObjectURL(saveQr.href);
+    saveQr.href = URL.createObjectURL(new Blob([new XMLSerializer().serializeToString(qr.firstChild)],
+      { type: "image/svg+xml" }));
+    if (handout) {
+      const printable = new URL(entry.dataset.handout, location.href);
+      printable.search = query;
+      handout.href = printable.href;
+    }
   };
   const listen = () => {
     try {
