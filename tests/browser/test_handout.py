@@ -84,3 +84,15 @@ def test_the_printed_handout_has_the_states_numbers_in_three_pages_without_contr
     assert h["questions"][0]["explanation"][:40] in " ".join(text[answers].split())
     assert "Print this handout" not in paper and "Try again" not in paper and "Load Python" not in paper
     assert "Remove" not in paper or of != "fig-003"  # the what-if panel's switches
+
+
+def test_without_python_a_links_state_is_never_shown_as_the_build_numbers(fresh, server):
+    """The runtime's files refused: the link's state (no table holds it) cannot be computed,
+    and the handout says its numbers are another state's, in plain words."""
+    page = fresh
+    page.route("**/runtime/**", lambda route: route.abort())
+    page.goto(server + "handout/fig-003/?q=0.5,-1&mask=1,0,1&t=0.5")
+    said = page.locator(".handout .handout-status")
+    page.wait_for_function("() => document.querySelector('.handout').dataset.state === 'failed'", timeout=90000)
+    assert "another state’s" in said.inner_text() and "Python" in said.inner_text()
+    assert page.get_attribute(".handout", "class").split().count("is-stale") == 1

@@ -44,19 +44,35 @@ export function mount(root, store) {
     setHidden(tools, false);
     bound(tools, "print").addEventListener("click", () => print());
   }
-  setAttr(root, "data-state", "current"); // the build's numbers are the opening state's
-  let asked = root.dataset.url; // the state's URL parameters last asked for, as text (the build's)
+  let shown = root.dataset.url; // the state whose numbers are on the page, as text (the build's)
+  let asked = shown; // the state last asked for
+  // A link's state is opened by the figure: until its answer comes, the build's numbers are
+  // another state's, and the handout says so (it may wait for Python)
+  if (location.search) say(root, "waiting", "Opening the state from your link; the numbers and questions below are another state’s until it is open.");
+  else setAttr(root, "data-state", "current");
   store.subscribe((state) => {
     const answer = state.answer;
-    if (!answer || !answer.ok || !answer.url) return;
+    if (answer && !answer.ok) { // an input that cannot be computed, or no Python here
+      asked = null; // whatever comes next is asked for
+      const why = answer.errors.map((e) => e.message).join(" ");
+      say(root, "failed", `These numbers and questions are another state’s: ${why}`);
+      return;
+    }
+    if (!answer || !answer.url) return;
     const url = JSON.stringify(answer.url);
-    if (url === asked) return;
+    if (url === shown) {
+      asked = url;
+      say(root, "current", ""); // the link's state is the one shown (the opening state)
+      return;
+    }
+    if (url === asked) return; // asked already: its answer is coming
     asked = url;
     say(root, "waiting", "Python is computing this state’s numbers and questions; those below are another state’s.");
     store.aside({ figure: "handout", of: root.dataset.of, url: answer.url }, (reply) => {
       if (asked !== url) return; // a newer state was asked for meanwhile
       if (reply.ok) {
         render(root, reply.data);
+        shown = url;
         say(root, "current", "");
       } else {
         const why = reply.errors.map((e) => e.message).join(" ");
