@@ -273,3 +273,27 @@ def test_a_weights_download_that_fails_says_so_and_can_be_tried_again(browser, s
                            arg=sentence, timeout=60000)
     assert page.evaluate(READ_TRAINED) == expected_trained(sentence)
     context.close()
+
+
+def test_the_tables_headers_stand_over_their_numbers_and_the_controls_read_in_sans(layer_page):
+    """A teacher's pass: the heads table's column names sat at the start of their cells while
+    the numbers ended at the end; the controls' labels were in the prose's serif."""
+    page = layer_page.page
+    seen = page.evaluate("""() => {
+      const gap = [];
+      for (const table of document.querySelectorAll('#fig-009 .layer-table')) {
+        const heads = [...table.querySelectorAll('thead th')].slice(1);
+        const cells = [...table.querySelector('tbody tr').cells].slice(1);
+        heads.forEach((th, k) => {
+          const range = document.createRange(); range.selectNodeContents(th);
+          const text = range.getBoundingClientRect().right, number = cells[k].querySelector('.v, .num') || cells[k];
+          const r = document.createRange(); r.selectNodeContents(number);
+          gap.push(Math.abs(text - r.getBoundingClientRect().right));
+        });
+      }
+      const font = (el) => getComputedStyle(el).fontFamily;
+      return { gap: Math.max(...gap), label: font(document.querySelector('#fig-009 label[for="layer-t"]')),
+               sans: getComputedStyle(document.documentElement).getPropertyValue('--sans').trim() };
+    }""")
+    assert seen["gap"] < 12, seen  # the name's end within a few pixels of its numbers' end
+    assert seen["label"].split(",")[0].strip("'\" ") == seen["sans"].split(",")[0].strip("'\" "), seen
