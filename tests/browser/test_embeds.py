@@ -325,3 +325,40 @@ def test_an_embed_forced_dark_downloads_its_drawing_in_the_light_palette(desktop
     backdrop = colours["dark"][[e[0] for e in colours["dark"]].index(f"{SVG}rect")]
     assert luminance(backdrop[1]) > 0.8
     assert colours["dark"] == colours["light"]
+
+
+def test_the_bench_alone_chooses_its_query_from_a_list_of_the_sentences_words(browser, server):
+    """Embedded alone, FIG-004 has no working table whose rows choose the query (a teacher
+    could set it only in the address): a list of the sentence's words does, by keyboard too,
+    and follows a new sentence. The chapter's FIG-004 has the table, and no list."""
+    from attention import bench_view
+    from attention.bench_drawing import names
+
+    context = browser.new_context(viewport={"width": 800, "height": 900})
+    w = watch(context, server)
+    page = w.page
+    try:
+        page.goto(server + "embed/fig-004/")
+        page.wait_for_selector("#fig-004 .bench-controls:not([hidden])")
+        words = [r["word"] for r in bench_view.view()["rows"]]
+        assert page.eval_on_selector_all("#bench-query option", "os => os.map(o => o.textContent)") == \
+            [f"{j}: {w}" for j, w in enumerate(words)]
+        page.focus("#bench-query")
+        page.select_option("#bench-query", "3")
+        expected = bench_view.view(query=3)
+        page.wait_for_function(f"""() => document.querySelector('#fig-004 [data-bind="carriage-word"]').textContent
+            === {names(words)[3]!r} && new URLSearchParams(location.search).get('query') === '3'""", timeout=90000)
+        readings = page.eval_on_selector_all("#fig-004 .dial .dial-reading", "es => es.map(e => e.textContent)")
+        assert readings == [d["reading"] for d in expected["drawing"]["dials"]]
+        page.fill("#bench-sentence", "the doctor saw the farmer and he left")
+        page.press("#bench-sentence", "Enter")
+        page.wait_for_function("() => document.querySelectorAll('#bench-query option').length === 8"
+                               " && document.querySelectorAll('#bench-query option')[1].textContent === '1: doctor'", timeout=90000)
+        assert page.input_value("#bench-query") == str(bench_view.view(sentence="the doctor saw the farmer and he left")["query"]["index"])
+    finally:
+        context.close()
+    w.assert_clean()
+    chapter = browser.new_page()
+    chapter.goto(server + "bench/")
+    assert chapter.locator("#bench-query").count() == 0
+    chapter.close()

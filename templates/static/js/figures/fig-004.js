@@ -10,7 +10,7 @@ import { sentenceSent } from "./bench-notes.js";
 import { fillDial, fillManifold, fillStratum, fillStratumLabel, fillValve, markValve } from "./bench-parts.js";
 import { wireWalk } from "./bench-walk.js";
 import { renderWhatifDrawing } from "./bench-whatif.js";
-import { $, bound, part, setAttr, setText, syncList } from "../dom.js";
+import { $, bound, html, part, setAttr, setText, syncList } from "../dom.js";
 import { watchNear, writeNear } from "../near.js";
 
 export { STATE };
@@ -57,6 +57,7 @@ function wireControls(root, store) {
   form.addEventListener("input", (event) => {
     const input = event.target;
     if (input.name === "head") ask(store, { head: input.value });
+    else if (input.name === "query") ask(store, { query: Number(input.value) }); // (an embed's list)
     else if (input.type === "range") {
       renderSliderMoved(form); // its T at once; the answer's numbers follow
       ask(store, { slider: input.value });
@@ -176,6 +177,14 @@ function renderControls(root, data, queryNote = "") {
   const slider = $(form, 'input[type="range"]');
   if (slider !== focused && slider.value !== String(data.slider)) slider.value = data.slider;
   sayT(form, data.temperature.text);
+  const query = $(form, 'select[name="query"]'); // an embed's: the sentence's words, by position
+  if (query) {
+    syncList(query, data.rows, () => html("option"), (option, row) => {
+      setAttr(option, "value", row.index);
+      setText(option, `${row.index}: ${row.word}`);
+    });
+    if (query !== focused && query.value !== String(data.query.index)) query.value = String(data.query.index);
+  }
   setText(bound(root, "behaviour"), data.head.behaviour);
   const here = bound(root, "head-here");
   if (here) setText(here, data.head.here);
