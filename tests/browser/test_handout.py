@@ -96,3 +96,19 @@ def test_without_python_a_links_state_is_never_shown_as_the_build_numbers(fresh,
     page.wait_for_function("() => document.querySelector('.handout').dataset.state === 'failed'", timeout=90000)
     assert "another state’s" in said.inner_text() and "Python" in said.inner_text()
     assert page.get_attribute(".handout", "class").split().count("is-stale") == 1
+
+
+def test_without_javascript_each_guide_entry_leads_to_a_complete_handout(no_js, server):
+    """The guide links every figure that has a handout; with JavaScript off a handout is whole
+    at the figure's opening state, says so, and offers no button that would do nothing."""
+    page = no_js
+    page.goto(server + "embed/")
+    linked = page.eval_on_selector_all("a", "as => as.filter(a => a.textContent === 'Print a handout').map(a => a.href)")
+    assert linked == [f"{server}handout/{f.id}/" for f in handout.figures()]
+    for url, figure in zip(linked, handout.figures()):
+        page.goto(url)
+        h = handout.view(figure.id)
+        shown = page.evaluate(SHOWN)
+        assert shown["rows"] == h["rows"] and shown["prompts"] == [q["prompt"] for q in h["questions"]]
+        assert page.is_visible("text=Without JavaScript this handout shows the figure’s opening state")
+        assert page.is_hidden(".handout-tools")
