@@ -18,9 +18,9 @@ def softmax(z):
     return [x / sum(e) for x in e]
 
 
-def test_every_figure_with_a_state_and_a_download_has_a_handout_but_the_layer():
+def test_every_figure_with_a_state_and_a_download_has_a_handout():
     printable = [f.id for f in handout.figures()]
-    assert printable == ["fig-002", "fig-003", "fig-004", "fig-005", "fig-006"]
+    assert printable == ["fig-002", "fig-003", "fig-004", "fig-005", "fig-006", "fig-009"]
 
 
 @pytest.mark.parametrize("query", ["grid", "load", "rises"])
@@ -75,7 +75,7 @@ def test_a_long_table_is_cut_and_says_how_many_rows_it_left_out():
 def test_the_bridge_answers_a_handout_and_says_why_it_cannot():
     answer = json.loads(bridge.handle_json(json.dumps({"figure": "handout", "of": "fig-002", "url": {"query": "load"}})))
     assert answer["ok"] and answer["data"] == handout.view("fig-002", {"query": "load"})
-    for request, field in [({"of": "fig-009"}, "of"), ({"of": 3}, "of"), ({"of": "fig-002", "url": 3}, "url")]:
+    for request, field in [({"of": "fig-010"}, "of"), ({"of": 3}, "of"), ({"of": "fig-002", "url": 3}, "url")]:
         errors = json.loads(bridge.handle_json(json.dumps({"figure": "handout", **request})))["errors"]
         assert errors[0]["field"] == field, errors
     ignored = json.loads(bridge.handle_json(json.dumps({"figure": "handout", "of": "fig-002", "url": {"query": "nope"}})))
@@ -89,3 +89,26 @@ def test_no_answer_is_outside_its_choices_and_none_is_nan():
         for q in h["questions"]:
             assert q["answer"] in {c["id"] for c in q["choices"]}
         assert "nan" not in json.dumps(h).lower() and not np.isnan(0.0)
+
+
+@pytest.mark.parametrize("state", [{}, {"focus": 3}, {"without": ["layer_norm"]}, {"silent": "coreference"}])
+def test_the_layer_questions_are_answered_as_the_layer_computes(state):
+    from attention import bench, layer
+
+    words = list(bench.DEFAULT_SENTENCE)
+    i = state.get("focus", 6)
+    run = layer.forward(words, without=tuple(state.get("without", ())), silent=state.get("silent"))
+    qs = handout.view("fig-009", {**({"word": str(i)} if "focus" in state else {}),
+                                  **({"off": ",".join(state["without"])} if "without" in state else {}),
+                                  **({"silent": state["silent"]} if "silent" in state else {})})["questions"]
+    asked = qs[0]["prompt"].split(" the ")[1].split(" head")[0]  # the head the question is about
+    head = next(h for h in run.heads if h.name == asked)
+    assert qs[0]["answer"] == f"w{int(np.argmax(head.weights[i]))}"
+    norm = lambda a: round(float(np.linalg.norm(a[i])), 3)  # noqa: E731 (as the page rounds a size)
+    heads, mlp = norm(run.projected), norm(run.mlp)
+    assert qs[1]["answer"] == ("heads" if heads > mlp else "mlp" if mlp > heads else "equal")
+    before, after = ((run.projected, run.after_attention) if "without" in state
+                     else (run.after_attention, run.norm1))
+    b, a = norm(before), norm(after)
+    assert qs[2]["answer"] == ("grow" if a > b else "shrink" if a < b else "same")
+    assert f"{b:.3f}" in qs[2]["prompt"]

@@ -11,7 +11,7 @@ from ..bench_input import BenchInputError
 from ..protocol.records import Figure, RequestError, State
 from ..protocol.urlstate import t_meaning
 
-__all__ = ["FIGURE", "STATE", "answer", "apply", "data", "export", "neighbours", "url"]
+__all__ = ["FIGURE", "STATE", "answer", "apply", "data", "export", "neighbours", "questions", "url"]
 
 NAME = "layer"  # its state's name, as the bridge and the page send it
 PARAMETERS = ("sentence", "word", "t", "off", "silent")
@@ -96,7 +96,77 @@ def export(state: dict) -> dict:
                                                     for x in h["looks"]]} for h in d["heads"]]}
 
 
-STATE = State(name=NAME, answer=answer,
+GROW, SHRINK, SAME = "grow", "shrink", "same"
+CHANGES = [{"id": GROW, "label": "It grows"}, {"id": SHRINK, "label": "It shrinks"},
+           {"id": SAME, "label": "It stays as it is"}]
+
+
+def _size(d: dict, key: str) -> dict:
+    """A step's size (the vector's length) in a view, by the step's key."""
+    return next(s for s in d["sizes"] if s["key"] == key)
+
+
+def _change(before: dict, after: dict) -> str:
+    """How a shown size changed, as a choice's id."""
+    a, b = float(before["text"]), float(after["text"])
+    return GROW if b > a else SHRINK if b < a else SAME
+
+
+def questions(state: dict) -> list[dict]:
+    """Three questions on the layer's state for a class handout, each answered from the same
+    state (and the state with one part switched), never typed.
+
+    >>> [q["answer"] for q in questions({})]
+    ['w1', 'heads', 'grow']
+    """
+    d = answer(state)
+    word, words = d["focus"]["word"], d["sentence"]["words"]
+    s = d["state"]
+    head = next((h for h in d["heads"] if h["name"] == "coreference" and not h["silent"]),
+                next(h for h in d["heads"] if not h["silent"]))
+    top = head["looks"][0]
+
+    def label(j: int) -> str:
+        return words[j] if words.count(words[j]) == 1 else f"{words[j]} (word {j})"
+
+    heads, mlp = _size(d, "projected"), _size(d, "mlp")
+    a, b = float(heads["text"]), float(mlp["text"])
+    more = "heads" if a > b else "mlp" if b > a else "equal"
+    if "layer_norm" in s["without"]:  # no layer norm to ask about: the residual's addition
+        first, then = _size(d, "projected"), _size(d, "after_attention")
+        asked = (f"The heads’ write into “{word}” has a size of {first['text']}; then the residual adds "
+                 "the word’s own numbers")
+        why = "A sum of two vectors can be longer or shorter than either: it depends on their directions."
+    else:
+        first, then = _size(d, "after_attention"), _size(d, "norm1")
+        asked = f"Going into the first layer norm, “{word}”’s numbers have a size of {first['text']}"
+        why = ("Layer norm subtracts the numbers’ mean, divides by their spread, then applies its gain and "
+               "bias: a vector twice as long comes out the same, so the size after it does not follow the size before.")
+    change = _change(first, then)
+    said = {GROW: "grows", SHRINK: "shrinks", SAME: "stays as it is"}[change]
+    return [
+        {"id": "head-looks", "prompt": f"Which word does the {head['name']} head look at most from “{word}”?",
+         "choices": [{"id": f"w{x['index']}", "label": label(x["index"])}
+                     for x in sorted(head["looks"], key=lambda x: x["index"])],
+         "answer": f"w{top['index']}",
+         "explanation": f"“{label(top['index'])}”, with a weight of {top['text']}: {head['gloss']}, "
+                        "its weights are the bench’s own."},
+        {"id": "writes-more",
+         "prompt": f"Which writes more into “{word}”’s numbers: the heads (through W_O) or the MLP? "
+                   "Compare the sizes of the projected and mlp columns (a size is the square root of the "
+                   "sum of the squares).",
+         "choices": [{"id": "heads", "label": "The heads"}, {"id": "mlp", "label": "The MLP"},
+                     {"id": "equal", "label": "As much"}],
+         "answer": more,
+         "explanation": f"The heads’ write has a size of {heads['text']}, the MLP’s {mlp['text']}: the length "
+                        "of each vector."},
+        {"id": "size-step", "prompt": f"{asked}. Does the size grow, shrink or stay as it is?",
+         "choices": CHANGES, "answer": change,
+         "explanation": f"It {said}: from {first['text']} to {then['text']}. {why}"},
+    ]
+
+
+STATE = State(name=NAME, answer=answer, questions=questions,
               fields=frozenset({"sentence", "focus", "temperature", "without", "silent"}),
               parameters=PARAMETERS, apply=apply, url=url, neighbours=neighbours,
               unwritten={"sentence": " ".join(bench.DEFAULT_SENTENCE)},

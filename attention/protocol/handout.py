@@ -29,7 +29,7 @@ def figures() -> tuple[Figure, ...]:
     """Return the figures a handout can print: a live state with questions, and a download.
 
     >>> [f.id for f in figures()]
-    ['fig-002', 'fig-003', 'fig-004', 'fig-005', 'fig-006']
+    ['fig-002', 'fig-003', 'fig-004', 'fig-005', 'fig-006', 'fig-009']
     """
     return tuple(f for f in registry.FIGURES
                  if f.state and f.export and registry.STATES[f.state].questions is not None)

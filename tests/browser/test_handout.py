@@ -63,6 +63,7 @@ def test_the_address_state_is_computed_and_follows_the_teachers_click(fresh, ser
     ("fig-003", {"q": "0.5,-1", "mask": "1,0,1", "t": "0.5"}),
     ("fig-004", {"sentence": "the farmer saw the doctor and he left", "query": "6", "head": "previous"}),
     ("fig-006", {}),
+    ("fig-009", {"word": "3", "off": "mlp"}),  # the layer's compact form
 ])
 def test_the_printed_handout_has_the_states_numbers_in_three_pages_without_controls(fresh, server, of, url):
     page = fresh
