@@ -68,6 +68,11 @@ def good_requests() -> list[dict]:
                                               (["scale"], ["mask"], ["shift"], ["scale", "mask", "shift"])):
         out.append({"figure": "bench", "head": head, "temperature": t, "without": without, "shut": [2]})
     out += [{"figure": "quiz"}, {"figure": "quiz", "head": "sink", "query": 0, "temperature": "0.1"}]
+    # a class handout of each figure that has one, at a state its address sets (handout.js asks so)
+    out += [{"figure": "handout", "of": of, "url": url} for of, url in [
+        ("fig-002", {"query": "load"}), ("fig-003", {"q": "0.5,-1", "mask": "1,0,1", "t": "0.5"}),
+        ("fig-004", {"query": "3", "head": "sink"}), ("fig-005", {}), ("fig-006", {"t": "0.1"}),
+        ("fig-009", {"word": "3", "off": "mlp"}), ("fig-009", {"off": "layer_norm", "silent": "coreference"})]]
     out += [{"figure": "fig-010"}, {"figure": "fig-010", "sentence": "the pilot saw the car before he left"},
             {"figure": "fig-010", "sentence": " ".join(sorted(bench.LEXICON)[:bench.MAX_WORDS])}]
     return out
