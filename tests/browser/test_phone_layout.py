@@ -194,3 +194,14 @@ def test_on_a_phone_the_scroll_cue_shows_only_over_a_table_that_scrolls(phone):
     page.goto(phone.base + "bench/")
     page.wait_for_function("() => document.querySelector('#fig-005 .table-wrap').dataset.scrolls === 'true'")
     assert page.locator("#fig-005 .scroll-cue").first.is_visible()
+
+
+def test_at_360px_each_embeds_url_parameters_fit_without_a_sideways_scroll(phone):
+    """The embed guide's parameter tables, on a phone: a teacher missed the Default column,
+    cut off at the screen's edge with nothing saying the table scrolled."""
+    page = phone.page
+    page.goto(phone.base + "embed/")
+    widths = page.evaluate("""() => [...document.querySelectorAll('table.params')].map((t) =>
+      [t.getAttribute('aria-labelledby'), t.closest('.table-wrap').clientWidth, t.scrollWidth])""")
+    assert len(widths) >= 5
+    assert [w for w in widths if w[2] > w[1]] == []
