@@ -139,8 +139,12 @@ def _sink_unmasked(d: dict) -> dict | None:
     row = cf.weights[0]  # (n,)
     answer = int(row.argmax())
     rest = [j for j in np.argsort(-row, kind="stable") if j != answer]
-    where = ("keeps most of it on itself" if answer == 0 else
-             f"now looks mostly at “{_label(words, answer)}”")
+    # "most" only for a share above half; below it, the largest share (a teacher's pass found
+    # "keeps most of it on itself" beside 0.416 on itself and 0.584 on the later words)
+    most = float(fixed(row[answer])) > 0.5
+    where = (("keeps most of it on itself" if most else "keeps the largest share on itself, less than half")
+             if answer == 0 else
+             f"now looks {'mostly' if most else 'more than anywhere else'} at “{_label(words, answer)}”")
     return {"id": "sink-unmasked",
             "prompt": "Without the causal mask, where does the first word, "
                       f"“{_label(words, 0)}”, look under the sink head?",

@@ -200,3 +200,15 @@ def test_a_key_that_already_takes_the_whole_unit_is_asked_about_a_warmer_bench()
     assert q["prompt"].startswith("At T = 5, does “the (word 0)” get more or less")
     assert q["answer"] == ("same" if f"{warm[top]:.3f}" == "1.000" else "less")
     assert f"{warm[top]:.3f}" in q["explanation"]
+
+
+@pytest.mark.parametrize("temperature", ["1", "2", "5"])
+def test_the_sinks_first_word_is_said_to_keep_most_only_when_it_keeps_more_than_half(temperature):
+    """A teacher's pass: at T = 2 the explanation said the first word "keeps most of it on
+    itself" beside 0.416 on itself and 0.584 on the later words."""
+    words = list(bench.DEFAULT_SENTENCE)
+    z = bench_scores(words, "sink", float(temperature))[0]
+    w = weights_by_hand(z, range(8))
+    said = questions(temperature=temperature)["sink-unmasked"]["explanation"]
+    assert ("keeps most of it on itself" in said) == (w[0] > 0.5), (w[0], said)
+    assert (w[0] > 0.5) or "less than half" in said
