@@ -11,8 +11,8 @@ Each question is ``{"id", "prompt", "choices": [{"id", "label"}], "answer": a ch
 >>> [q["id"] for q in mixture(rows)]
 ['top-weight', 'top-contribution', 'sharper']
 >>> q = mixture(rows)[0]
->>> q["answer"], q["explanation"][:64]
-('rises', '“rises”, with 0.576 of the unit: the largest scaled score, 2.121')
+>>> q["answer"], q["explanation"][:67]
+('rises', '“rises”, with 0.576 of the unit: the largest score after ÷ T, 2.121')
 >>> [q["answer"] for q in mixture(lab.view(query=["1", "0"])["rows"])]  # "grid": grid and rises tie
 ['tie', 'rises', 'grow']
 """
@@ -52,7 +52,9 @@ def mixture(rows: list[dict]) -> list[dict]:
     weights = np.array([r["weight"]["value"] for r in open_rows])  # (m,)
     top = int(weights.argmax())
     heaviest, heaviest_said = _largest([r["weight"]["text"] for r in open_rows], open_rows)
-    scaled = open_rows[top].get("tempered", open_rows[top]["scaled"])
+    has_t = "tempered" in open_rows[top]  # the lab's rows (chapter 2 has no temperature)
+    scaled = open_rows[top]["tempered" if has_t else "scaled"]
+    score = "score after ÷ T" if has_t else "scaled score"
     parts = np.array([(r.get("contribution") or r["product"])["value"] for r in open_rows])  # (m, d_v)
     # the coordinate whose largest part is not the heaviest key's, where there is one
     c = next((c for c in range(parts.shape[1]) if int(parts[:, c].argmax()) != top), parts.shape[1] - 1)
@@ -70,19 +72,21 @@ def mixture(rows: list[dict]) -> list[dict]:
         {"id": "top-weight", "prompt": "Which key gets the largest weight?",
          "choices": _tokens(open_rows), "answer": heaviest,
          "explanation": f"{heaviest_said}, with {open_rows[top]['weight']['text']} of the unit"
-                        f"{' each' if heaviest == TIE else ''}: the largest scaled score, {scaled['text']}, "
+                        f"{' each' if heaviest == TIE else ''}: the largest {score}, {scaled['text']}, "
                         "and softmax keeps the order of the scores."},
         {"id": "top-contribution", "prompt": f"Which key adds the most to the output’s {nth} coordinate?",
          "choices": _tokens(open_rows), "answer": most,
          "explanation": f"{most_said}: weight {open_rows[by]['weight']['text']} times the value’s {nth} "
                         f"coordinate gives {fixed(first[by])}. The weights choose the "
                         "mixture; the values supply its coordinates, so the heaviest key need not add the most."},
-        {"id": "sharper", "prompt": "Halve the temperature (every scaled score counts twice): does the "
-                                    "largest weight grow, shrink or stay as it is?",
+        {"id": "sharper", "prompt": ("Halve the temperature (every score after ÷ T counts twice)" if has_t
+                                     else "Double every scaled score") +
+                                    ": does the largest weight grow, shrink or stay as it is?",
          "choices": [{"id": GROW, "label": "It grows"}, {"id": SHRINK, "label": "It shrinks"},
                      {"id": SAME, "label": "It stays as it is"}],
          "answer": change,
-         "explanation": f"It {said}: from {fixed(before)} to {fixed(after)}{even}. A lower temperature "
-                        "widens the gaps between scores, and softmax turns wider gaps into a larger share "
+         "explanation": f"It {said}: from {fixed(before)} to {fixed(after)}{even}. "
+                        + ("A lower temperature" if has_t else "Doubling the scores")
+                        + " widens the gaps between the scores, and softmax turns wider gaps into a larger share "
                         "for the largest score."},
     ]

@@ -112,3 +112,16 @@ def test_the_layer_questions_are_answered_as_the_layer_computes(state):
     b, a = norm(before), norm(after)
     assert qs[2]["answer"] == ("grow" if a > b else "shrink" if a < b else "same")
     assert f"{b:.3f}" in qs[2]["prompt"]
+
+
+def test_each_question_speaks_of_what_its_chapter_has_taught():
+    """A teacher's pass: chapter 2's handout asked to halve a temperature it never mentions,
+    and the lab's answer called its score after ÷ T "the largest scaled score"."""
+    mixture = handout.view("fig-002", {"query": "grid"})["questions"]
+    assert not any("temperature" in q["prompt"].lower() or "temperature" in q["explanation"].lower()
+                   for q in mixture)
+    lab = handout.view("fig-003", {"q": "2,0", "t": "0.5", "mask": "1,1,0"})
+    top = lab["questions"][0]["explanation"]
+    tempered = lab["columns"].index("tempered")
+    row = next(r for r in lab["rows"] if r[0] == "grid")
+    assert f"the largest score after ÷ T, {row[tempered]}" in top
