@@ -13,7 +13,8 @@ ON_PAPER = """() => {
   const shown = (el) => getComputedStyle(el).display !== 'none' && el.getClientRects().length > 0;
   const controls = [...document.querySelectorAll(
     'main form, main .share, main .figure-notice, main .runtime-action, main [class$="-controls"], ' +
-    'main .whatif-toggles, main .predict-choices')]
+    'main .whatif-toggles, main .predict-choices, main .quiz-choices, main .use-head, main .switch, ' +
+    'main .scroll-cue')]
     .filter(shown).map((el) => el.className || el.tagName);
   const links = [...document.querySelectorAll('main a[href]')]
     .filter((a) => shown(a) && !a.classList.contains('anchor') && !a.getAttribute('href').startsWith('#')
@@ -24,7 +25,11 @@ ON_PAPER = """() => {
   const split = [...document.querySelectorAll('main .figure')].filter((f) => getComputedStyle(f).breakInside !== 'avoid')
     .map((f) => f.id);
   const notes = [...document.querySelectorAll('main details.teaching p')].filter((p) => p.checkVisibility()).length;
-  return { controls, links, split, notes, figures: document.querySelectorAll('main .figure').length };
+  // every folded text read open: each <details>'s first child after its summary is shown
+  const folded = [...document.querySelectorAll('main details')].filter((d) => shown(d))
+    .filter((d) => { const c = d.querySelector(':scope > :not(summary)'); return c && !c.checkVisibility(); })
+    .map((d) => d.className || d.querySelector('summary')?.textContent);
+  return { controls, links, split, notes, folded, figures: document.querySelectorAll('main .figure').length };
 }"""
 
 
@@ -38,7 +43,7 @@ def test_a_printed_chapter_has_no_controls_and_writes_its_links_out(browser, ser
     page.emulate_media(media="print")
     seen = page.evaluate(ON_PAPER)
     assert seen["figures"] > 0
-    assert seen["controls"] == [] and seen["links"] == [] and seen["split"] == []
+    assert seen["controls"] == [] and seen["links"] == [] and seen["split"] == [] and seen["folded"] == []
     assert seen["notes"] >= 3  # the teaching notes print open: what a student can do, the activity...
     page.emulate_media(media="screen")  # on screen, the controls are there, the notes folded
     on_screen = page.evaluate(ON_PAPER)

@@ -192,16 +192,16 @@ export function preload(doc, url) {
   answers.load(tables.map((u) => new URL(u, url).href).join(" "), undefined, true);
 }
 
-// Printed, the teaching notes are open (the stylesheet opens them too, where an engine styles
-// a <details> element's folded content): a browser's own print says so first.
+// Printed, folded text is open (the stylesheet opens it too, where an engine styles a
+// <details> element's folded content): a browser's own print says so first.
 addEventListener("beforeprint", () => {
-  for (const notes of document.querySelectorAll("details.teaching:not([open])")) {
+  for (const notes of document.querySelectorAll("main details:not([open])")) {
     notes.open = true;
     notes.dataset.printOpened = "";
   }
 });
 addEventListener("afterprint", () => {
-  for (const notes of document.querySelectorAll("details.teaching[data-print-opened]")) {
+  for (const notes of document.querySelectorAll("main details[data-print-opened]")) {
     notes.open = false;
     delete notes.dataset.printOpened;
   }

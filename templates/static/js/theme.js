@@ -1,5 +1,5 @@
 // The site's colour schemes: its dark rules are the stylesheet's prefers-color-scheme
-// blocks, so a page can force one scheme (embeds' theme=) or borrow the light one for a
+// blocks (screen only: print is light), so a page can force one scheme (embeds' theme=) or borrow the light one for a
 // moment (downloads) without a second copy of any colour.
 
 // The dark rules found so far. Once forced (forceScheme), a rule's condition reads "all" or
@@ -23,7 +23,8 @@ export function darkRules() {
 
 /** Force "light" or "dark" on this page, whatever the reader's system setting. */
 export function forceScheme(scheme) {
-  for (const rule of darkRules()) rule.media.mediaText = scheme === "dark" ? "all" : "not all";
+  // (dark on screen only: paper is printed in the light palette, its colours being data)
+  for (const rule of darkRules()) rule.media.mediaText = scheme === "dark" ? "screen" : "not all";
   document.documentElement.style.colorScheme = scheme; // form controls and scrollbars follow
   document.documentElement.dataset.theme = scheme;
 }
