@@ -55,7 +55,7 @@ def view(of: str, url: dict | None = None) -> dict:
 
     Schema: ``{"figure": id, "number", "title", "url": the parameters that reopen the state,
     "notices": [the parameters ignored, and why], "setting": [{"name", "text"}] (the columns
-    that are the same in every row), "columns": [name], "rows": [[text]] (at most MAX_ROWS),
+    that are the same in every row), "state_text": the setting in one line (the answers say it), "columns": [name], "rows": [[text]] (at most MAX_ROWS),
     "more": the rows left out, "questions": [{"id", "prompt", "choices": [{"id", "label"}],
     "answer", "explanation"}]}``. Raises RequestError for a figure with no handout.
     """
@@ -75,6 +75,7 @@ def view(of: str, url: dict | None = None) -> dict:
         "figure": figure.id, "number": figure.number, "title": figure.title,
         "url": registry.to_url(figure.state, live.answer(state)), "notices": notices,
         "setting": [{"name": columns[c], "text": rows[0][c]} for c in same],
+        "state_text": "; ".join(f"{columns[c]} {rows[0][c]}" for c in same),
         "columns": [columns[c] for c in kept],
         "rows": [[r[c] for c in kept] for r in rows[:MAX_ROWS]],
         "more": max(0, len(rows) - MAX_ROWS),

@@ -6,6 +6,7 @@ numbers, the answers on a page of their own, and no controls."""
 from __future__ import annotations
 
 import io
+import unicodedata
 
 import pypdf
 import pytest
@@ -67,6 +68,7 @@ def test_the_address_state_is_computed_and_follows_the_teachers_click(fresh, ser
 ])
 def test_the_printed_handout_has_the_states_numbers_in_three_pages_without_controls(fresh, server, of, url):
     page = fresh
+    page.emulate_media(color_scheme="dark")  # a teacher's laptop in dark mode: paper is light
     query = "&".join(f"{k}={v}" for k, v in url.items())
     page.goto(server + f"handout/{of}/" + (f"?{query}" if query else ""))
     if url:
@@ -75,7 +77,8 @@ def test_the_printed_handout_has_the_states_numbers_in_three_pages_without_contr
     h = handout.view(of, url)
     pdf = pypdf.PdfReader(io.BytesIO(page.pdf(format="A4")))
     assert len(pdf.pages) <= 3, len(pdf.pages)
-    text = [" ".join(p.extract_text().split()) for p in pdf.pages]
+    # (NFKC: the PDF's ligatures, "ﬁ", read as their letters)
+    text = [" ".join(unicodedata.normalize("NFKC", p.extract_text()).split()) for p in pdf.pages]
     paper = " ".join(text)
     for row in h["rows"][:3] + h["rows"][-2:]:
         assert " ".join(row) in paper, row  # the state's numbers, row by row
@@ -83,6 +86,12 @@ def test_the_printed_handout_has_the_states_numbers_in_three_pages_without_contr
     answers = next(k for k, t in enumerate(text) if "Answers" in t)
     assert answers == len(text) - 1 and "Answers" not in " ".join(text[:answers])  # a page of their own
     assert h["questions"][0]["explanation"][:40] in " ".join(text[answers].split())
+    assert f"To the handout of {h['number']}" in text[answers]  # the answers say which state they answer
+    assert h["state_text"][:30] in text[answers]
+    page.emulate_media(media="print")
+    light = page.evaluate("""() => { const s = getComputedStyle(document.documentElement);
+      return [s.getPropertyValue('--bar-track').trim(), s.getPropertyValue('--query').trim(), s.colorScheme]; }""")
+    assert light == ["#e4e0d4", "#fff1c2", "light"], light  # the light palette's, not the dark one's
     assert "Print this handout" not in paper and "Try again" not in paper and "Load Python" not in paper
     assert "Remove" not in paper or of != "fig-003"  # the what-if panel's switches
 
@@ -97,6 +106,9 @@ def test_without_python_a_links_state_is_never_shown_as_the_build_numbers(fresh,
     page.wait_for_function("() => document.querySelector('.handout').dataset.state === 'failed'", timeout=90000)
     assert "another state’s" in said.inner_text() and "Python" in said.inner_text()
     assert page.get_attribute(".handout", "class").split().count("is-stale") == 1
+    assert page.get_attribute('[data-bind="print"]', "aria-disabled") == "true"
+    page.emulate_media(media="print")  # on paper: the warning alone, no numbers of another state
+    assert page.is_visible(".handout-status") and page.is_hidden(".handout-table") and page.is_hidden(".handout-answers")
 
 
 def test_without_javascript_each_guide_entry_leads_to_a_complete_handout(no_js, server):

@@ -16,6 +16,7 @@ export function render(root, data) {
   syncList(bound(root, "rows"), data.rows, () => part(root, "row"), (tr, cells) => {
     syncList(tr, cells, () => part(root, "cell"), setText);
   });
+  setText(bound(root, "state-text"), data.state_text);
   setHidden(bound(root, "more"), !data.more);
   setText(bound(root, "more-count"), String(data.more));
   syncList(bound(root, "questions"), data.questions, () => part(root, "question"), (li, q) => {
@@ -36,13 +37,19 @@ function say(root, state, text) {
   if (state === "waiting") setAttr(root, "aria-busy", "true");
   else dropAttrs(root, "aria-busy");
   setText(bound(root, "status"), text);
+  // printing waits for the state's own numbers (paper prints the status alone until then)
+  const button = document.querySelector('[data-bind="tools"] [data-bind="print"]');
+  if (button) {
+    setAttr(button, "aria-disabled", String(state !== "current"));
+    setText(button, state === "current" ? "Print this handout" : "Print this handout (waiting for this state’s numbers)");
+  }
 }
 
 export function mount(root, store) {
   const tools = document.querySelector('[data-bind="tools"]');
   if (tools) {
     setHidden(tools, false);
-    bound(tools, "print").addEventListener("click", () => print());
+    bound(tools, "print").addEventListener("click", () => root.dataset.state === "current" && print());
   }
   let shown = root.dataset.url; // the state whose numbers are on the page, as text (the build's)
   let asked = shown; // the state last asked for
