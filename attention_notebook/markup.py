@@ -58,7 +58,7 @@ def static_html(embeds: tuple[str, ...], url: dict, title: str) -> str:
     reader's system is), for an output read without a kernel.
 
     >>> html = static_html(("fig-002",), {"query": "grid"}, "FIG-002")
-    >>> html.count("<style>"), "@media (prefers-color-scheme: dark)" in html, "0.401" in html
+    >>> html.count("<style>"), "and (prefers-color-scheme: dark)" in html, "0.401" in html
     (1, True, True)
     """
     head = f"<!-- Attention Bench: {title}, computed by the kernel for its last state -->\n"
