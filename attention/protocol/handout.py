@@ -57,7 +57,8 @@ def view(of: str, url: dict | None = None) -> dict:
     "notices": [the parameters ignored, and why], "setting": [{"name", "text"}] (the columns
     that are the same in every row), "state_text": the setting in one line (the answers say
     it), "columns": [name], "rows": [[text]] (at most MAX_ROWS), "more": the rows left out,
-    "questions": [{"id", "prompt", "choices": [{"id", "label"}], "answer", "explanation"}]}``. Raises RequestError for a figure with no handout.
+    "questions": [{"id", "prompt", "choices": [{"id", "label"}], "answer", "explanation"}]}``.
+    Raises RequestError for a figure with no handout.
     """
     figure = next((f for f in figures() if isinstance(of, str) and f.id == of), None)
     if url is not None and not isinstance(url, dict):
