@@ -80,6 +80,8 @@ def test_the_builder_follows_the_example_and_its_outputs_reopen_that_state(guide
                                 arg=json.dumps(expected, separators=(",", ":")), timeout=30000)
         assert other.inner_text('#fig-002 [data-bind="query"]') == "grid"
         other.close()
+    # this copy of the site runs on 127.0.0.1: the builder says students cannot reach it
+    assert "students’ devices cannot open them" in page.inner_text("#embed-fig-002 .builder-warning")
     page.click("#embed-fig-002 .link-builder button:has-text('Copy the link')")
     page.wait_for_function("() => document.querySelector('#embed-fig-002 .builder-status').textContent !== ''")
     assert page.inner_text("#embed-fig-002 .builder-status") == "Copied the link."

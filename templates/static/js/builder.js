@@ -56,6 +56,10 @@ export function mount(slot, frame, entry) {
   const snippet = field(`builder-${id}-snippet`, "Embed code", 4, status);
   const command = field(`builder-${id}-command`, "Fragment command", 2, status);
   const height = html("p", { class: "builder-note" });
+  // This computer's own address (a copy of the site run locally) reaches no student's device
+  const local = ["localhost", "127.0.0.1", "[::1]"].includes(location.hostname)
+    ? html("p", { class: "builder-warning", role: "note" }, `These links point to ${location.host}, this computer’s own address: students’ devices cannot open them. Build the links on the copy of the site your students can reach.`)
+    : null;
   const qr = html("figure", { class: "builder-qr" });
   // the QR code as a file, for a slide: the SVG drawn here, black on white, any size sharp
   const saveQr = html("a", { class: "builder-qr-save", download: `${id}-link-qr.svg`, href: "#" }, "Download the QR code (SVG)");
@@ -65,6 +69,7 @@ export function mount(slot, frame, entry) {
     : null;
   const panel = html("section", { class: "link-builder", "aria-label": `Link builder for ${id}` }, [
     html("p", {}, "Set the figure above as your students should first see it: the link, the embed code and the command below follow it."),
+    ...(local ? [local] : []),
     link.block, qr, html("p", { class: "builder-note" }, [saveQr]), snippet.block, height, command.block,
     ...(handout ? [html("p", { class: "builder-note" }, [handout])] : []),
     html("p", { class: "builder-note" }, "The command, run in a clone of the site’s repository, writes the figure’s static HTML for a course page that takes no frames."),
