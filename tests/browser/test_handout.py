@@ -57,6 +57,8 @@ def test_the_address_state_is_computed_and_follows_the_teachers_click(fresh, ser
     page.click('#fig-002 tr[data-query="grid"] button')  # the teacher sets another state
     settled(page, "fig-002", {"query": "grid"})
     assert page.evaluate(SHOWN) == expected("fig-002", {"query": "grid"})
+    # the printed link to the chapter opens that state there
+    assert page.get_attribute(".handout-from a", "data-href") == f"{server}mixture/?query=grid#fig-002"
     assert errors == []
 
 

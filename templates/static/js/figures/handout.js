@@ -45,6 +45,17 @@ function say(root, state, text) {
   }
 }
 
+/** The printed link to the chapter opens this state there (a teacher's printout led to the
+ * chapter's opening state); on paper it is written out in full (page.js's data-href). */
+function keepChapterLink(params) {
+  const link = document.querySelector(".handout-from a");
+  if (!link) return;
+  const url = new URL(link.href);
+  url.search = new URLSearchParams(params).toString();
+  setAttr(link, "href", url.href);
+  setAttr(link, "data-href", url.href);
+}
+
 export function mount(root, store) {
   const tools = document.querySelector('[data-bind="tools"]');
   if (tools) {
@@ -79,6 +90,7 @@ export function mount(root, store) {
       if (asked !== url) return; // a newer state was asked for meanwhile
       if (reply.ok) {
         render(root, reply.data);
+        keepChapterLink(reply.data.url);
         shown = url;
         say(root, "current", "");
       } else {
