@@ -24,12 +24,24 @@ import numpy as np
 from . import ops
 from .numbers import fixed
 
-__all__ = ["mixture"]
+__all__ = ["CHANGES", "SAID", "change", "mixture"]
 
 GROW, SHRINK, SAME = "grow", "shrink", "same"
-
-
+# a "does it grow, shrink or stay?" question's choices, and its answer said in a sentence
+CHANGES = [{"id": GROW, "label": "It grows"}, {"id": SHRINK, "label": "It shrinks"},
+           {"id": SAME, "label": "It stays as it is"}]
+SAID = {GROW: "grows", SHRINK: "shrinks", SAME: "stays as it is"}
 TIE = "tie"
+
+
+def change(before: str, after: str) -> str:
+    """How a number changed as shown (its text), as a choice's id.
+
+    >>> change("0.576", "0.768"), change("4.243", "4.243"), change("1.0", "0.5")
+    ('grow', 'same', 'shrink')
+    """
+    a, b = float(before), float(after)
+    return GROW if b > a else SHRINK if b < a else SAME
 
 
 def _tokens(rows: list[dict]) -> list[dict]:
@@ -64,10 +76,9 @@ def mixture(rows: list[dict]) -> list[dict]:
     tempered = np.array([[r.get("tempered", r["scaled"])["value"] for r in open_rows]])  # (1, m)
     doubled = ops.softmax(tempered, temperature=0.5)[0]  # (m,)
     before, after = float(weights[top]), float(np.max(doubled))
-    change = GROW if fixed(after) > fixed(before) else SHRINK if fixed(after) < fixed(before) else SAME
-    said = {GROW: "grows", SHRINK: "shrinks", SAME: "stays as it is"}[change]
-    even = "" if change != SAME else " (every allowed weight is equal, or one already has the whole unit)"
-    by = max(range(len(open_rows)), key=lambda j: first[j])
+    changed = change(fixed(before), fixed(after))
+    even = "" if changed != SAME else " (every allowed weight is equal, or one already has the whole unit)"
+    by = int(first.argmax())
     return [
         {"id": "top-weight", "prompt": "Which key gets the largest weight?",
          "choices": _tokens(open_rows), "answer": heaviest,
@@ -82,10 +93,8 @@ def mixture(rows: list[dict]) -> list[dict]:
         {"id": "sharper", "prompt": ("Halve the temperature (every score after ÷ T counts twice)" if has_t
                                      else "Double every scaled score") +
                                     ": does the largest weight grow, shrink or stay as it is?",
-         "choices": [{"id": GROW, "label": "It grows"}, {"id": SHRINK, "label": "It shrinks"},
-                     {"id": SAME, "label": "It stays as it is"}],
-         "answer": change,
-         "explanation": f"It {said}: from {fixed(before)} to {fixed(after)}{even}. "
+         "choices": CHANGES, "answer": changed,
+         "explanation": f"It {SAID[changed]}: from {fixed(before)} to {fixed(after)}{even}. "
                         + ("A lower temperature" if has_t else "Doubling the scores")
                         + " widens the gaps between the scores, and softmax turns wider gaps into a larger share "
                         "for the largest score."},

@@ -19,22 +19,24 @@ import numpy as np
 from . import bench, bench_input, bench_view, lab, whatif, whatif_panel
 from .numbers import fixed, typed
 
-__all__ = ["COLD", "WARM", "view"]
+__all__ = ["COLD", "FIELDS", "WARM", "view", "word_choices", "word_label"]
 
 COLD = 0.2  # the temperature a question lowers T to
 WARM = 5.0  # ... or raises it to, when T is already that low
 NAIVE_T = lab.T_SLIDER[0]  # the slider's lowest temperature
+# the bench state's fields the questions follow (view's arguments), as a request may set them
+FIELDS = frozenset({"sentence", "head", "query", "temperature", "shut", "without"})
 
 
-def _label(words, j: int) -> str:
+def word_label(words, j: int) -> str:
     """A word as a choice: with its position when the sentence repeats it."""
     w = words[j]
     return w if words.count(w) == 1 else f"{w} (word {j})"
 
 
-def _choices(words, positions) -> list[dict]:
+def word_choices(words, positions) -> list[dict]:
     """Choices for a set of word positions, in sentence order."""
-    return [{"id": f"w{j}", "label": _label(words, j)} for j in sorted(set(positions))]
+    return [{"id": f"w{j}", "label": word_label(words, j)} for j in sorted(set(positions))]
 
 
 def _had(weight: float) -> str:
@@ -80,10 +82,10 @@ def _shut_top(d: dict) -> dict | None:
         return None  # one key left takes the whole unit: nothing to predict
     others = [j for j in left[:3] if j != answer][:2]
     return {"id": "shut-top",
-            "prompt": f"Shut the stopcock of “{_label(words, top)}”: where does "
-                      f"“{_label(words, i)}” look now?",
-            "choices": _choices(words, [*others, answer]), "answer": f"w{answer}",
-            "explanation": f"“{_label(words, answer)}”, with {fixed(new[answer])} of the unit "
+            "prompt": f"Shut the stopcock of “{word_label(words, top)}”: where does "
+                      f"“{word_label(words, i)}” look now?",
+            "choices": word_choices(words, [*others, answer]), "answer": f"w{answer}",
+            "explanation": f"“{word_label(words, answer)}”, with {fixed(new[answer])} of the unit "
                            f"({_had(weights[answer])}). Shutting a stopcock changes no "
                            "score: the unit is shared again in proportion to eᶻ among the open "
                            "stopcocks, so the runner-up takes the most."}
@@ -114,8 +116,8 @@ def _temperature(d: dict) -> dict | None:
     shares = (f"{fixed(w)} at both temperatures" if fixed(w) == fixed(weights[top]) else
               f"{fixed(w)} instead of {fixed(weights[top])}")
     return {"id": "temperature",
-            "prompt": f"At T = {typed(target)}, does “{_label(words, top)}” get more or less of "
-                      f"the unit “{_label(words, i)}” shares out than now, at T = {typed(t)}?",
+            "prompt": f"At T = {typed(target)}, does “{word_label(words, top)}” get more or less of "
+                      f"the unit “{word_label(words, i)}” shares out than now, at T = {typed(t)}?",
             "choices": [{"id": "more", "label": "More"}, {"id": "less", "label": "Less"},
                         {"id": "same", "label": "About the same"}],
             "answer": answer,
@@ -144,14 +146,14 @@ def _sink_unmasked(d: dict) -> dict | None:
     most = float(fixed(row[answer])) > 0.5
     where = (("keeps most of it on itself" if most else "keeps the largest share on itself, less than half")
              if answer == 0 else
-             f"now looks {'mostly' if most else 'more than anywhere else'} at “{_label(words, answer)}”")
+             f"now looks {'mostly' if most else 'more than anywhere else'} at “{word_label(words, answer)}”")
     return {"id": "sink-unmasked",
             "prompt": "Without the causal mask, where does the first word, "
-                      f"“{_label(words, 0)}”, look under the sink head?",
-            "choices": _choices(words, [0, 1, n - 1, answer]), "answer": f"w{answer}",
-            "explanation": f"“{_label(words, answer)}”, with {fixed(row[answer])}. With the "
+                      f"“{word_label(words, 0)}”, look under the sink head?",
+            "choices": word_choices(words, [0, 1, n - 1, answer]), "answer": f"w{answer}",
+            "explanation": f"“{word_label(words, answer)}”, with {fixed(row[answer])}. With the "
                            "mask the first word can only look at itself. Without it, it "
-                           f"{where}, and “{_label(words, rest[0])}” gets {fixed(row[rest[0]])}: "
+                           f"{where}, and “{word_label(words, rest[0])}” gets {fixed(row[rest[0]])}: "
                            "the sink head’s keys score by how early a word is, so the later "
                            "words it can now reach score lower."}
 
@@ -173,13 +175,13 @@ def _naive(d: dict) -> dict:
                "weights equal the real ones. Subtracting the largest only keeps eᶻ at most 1.")
     else:
         answer = "undefined"
-        labels = [_label(words, j) for j in range(n)]
+        labels = [word_label(words, j) for j in range(n)]
         why = (f"{whatif_panel.cause(failure, cf.z[i], cf.allowed[i], labels)}, so the naive weights "
                "are undefined. The max-shift makes the top key’s eᶻ exactly 1, so the real "
                "weights are fine.")
     return {"id": "naive",
             "prompt": f"Under the {s['head']} head at T = {typed(NAIVE_T)}, what happens to "
-                      f"the weights of “{_label(words, i)}” without the max-shift?",
+                      f"the weights of “{word_label(words, i)}” without the max-shift?",
             "choices": [{"id": "same", "label": "The same weights"},
                         {"id": "different", "label": "Different weights"},
                         {"id": "undefined", "label": "No weights at all"}],

@@ -174,8 +174,7 @@ def questions(state: dict) -> list[dict]:
     >>> [q["id"] for q in questions({"query": 6})]
     ['shut-top', 'temperature', 'sink-unmasked']
     """
-    quiz_fields = {"sentence", "head", "query", "temperature", "shut", "without"}
-    return quiz.view(**{k: v for k, v in state.items() if k in quiz_fields})["questions"][:3]
+    return quiz.view(**{k: v for k, v in state.items() if k in quiz.FIELDS})["questions"][:3]
 
 
 STATE = State(name=NAME, answer=answer, questions=questions, fields=frozenset({*FIELDS, "trained", "have"}),

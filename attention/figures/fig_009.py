@@ -10,6 +10,8 @@ from .. import bench, layer, layer_view
 from ..bench_input import BenchInputError
 from ..protocol.records import Figure, RequestError, State
 from ..protocol.urlstate import t_meaning
+from ..questions import CHANGES, SAID, change
+from ..quiz import word_choices, word_label
 
 __all__ = ["FIGURE", "STATE", "answer", "apply", "data", "export", "neighbours", "questions", "url"]
 
@@ -96,20 +98,9 @@ def export(state: dict) -> dict:
                                                     for x in h["looks"]]} for h in d["heads"]]}
 
 
-GROW, SHRINK, SAME = "grow", "shrink", "same"
-CHANGES = [{"id": GROW, "label": "It grows"}, {"id": SHRINK, "label": "It shrinks"},
-           {"id": SAME, "label": "It stays as it is"}]
-
-
 def _size(d: dict, key: str) -> dict:
     """A step's size (the vector's length) in a view, by the step's key."""
     return next(s for s in d["sizes"] if s["key"] == key)
-
-
-def _change(before: dict, after: dict) -> str:
-    """How a shown size changed, as a choice's id."""
-    a, b = float(before["text"]), float(after["text"])
-    return GROW if b > a else SHRINK if b < a else SAME
 
 
 def questions(state: dict) -> list[dict]:
@@ -125,10 +116,6 @@ def questions(state: dict) -> list[dict]:
     head = next((h for h in d["heads"] if h["name"] == "coreference" and not h["silent"]),
                 next(h for h in d["heads"] if not h["silent"]))
     top = head["looks"][0]
-
-    def label(j: int) -> str:
-        return words[j] if words.count(words[j]) == 1 else f"{words[j]} (word {j})"
-
     heads, mlp = _size(d, "projected"), _size(d, "mlp")
     a, b = float(heads["text"]), float(mlp["text"])
     more = "heads" if a > b else "mlp" if b > a else "equal"
@@ -142,14 +129,12 @@ def questions(state: dict) -> list[dict]:
         asked = f"Going into the first layer norm, “{word}”’s numbers have a size of {first['text']}"
         why = ("Layer norm subtracts the numbers’ mean, divides by their spread, then applies its gain and "
                "bias: a vector twice as long comes out the same, so the size after it does not follow the size before.")
-    change = _change(first, then)
-    said = {GROW: "grows", SHRINK: "shrinks", SAME: "stays as it is"}[change]
+    changed = change(first["text"], then["text"])
     return [
         {"id": "head-looks", "prompt": f"Which word does the {head['name']} head look at most from “{word}”?",
-         "choices": [{"id": f"w{x['index']}", "label": label(x["index"])}
-                     for x in sorted(head["looks"], key=lambda x: x["index"])],
+         "choices": word_choices(words, [x["index"] for x in head["looks"]]),
          "answer": f"w{top['index']}",
-         "explanation": f"“{label(top['index'])}”, with a weight of {top['text']}: {head['gloss']}, "
+         "explanation": f"“{word_label(words, top['index'])}”, with a weight of {top['text']}: {head['gloss']}, "
                         "its weights are the bench’s own."},
         {"id": "writes-more",
          "prompt": f"Which writes more into “{word}”’s numbers: the heads (through W_O) or the MLP? "
@@ -161,8 +146,8 @@ def questions(state: dict) -> list[dict]:
          "explanation": f"The heads’ write has a size of {heads['text']}, the MLP’s {mlp['text']}: the length "
                         "of each vector."},
         {"id": "size-step", "prompt": f"{asked}. Does the size grow, shrink or stay as it is?",
-         "choices": CHANGES, "answer": change,
-         "explanation": f"It {said}: from {first['text']} to {then['text']}. {why}"},
+         "choices": CHANGES, "answer": changed,
+         "explanation": f"It {SAID[changed]}: from {first['text']} to {then['text']}. {why}"},
     ]
 
 

@@ -50,8 +50,7 @@ FIGURES = dict(sorted({  # name: (builder taking the state as a dict, the fields
     "export": (_export, {"of", "state", "url"}),
     "handout": (lambda state: handout.view(state.get("of"), state.get("url")),  # a class handout
                 {"of", "url"}),
-    "quiz": (lambda state: quiz.view(**state),  # the bench's questions for a bench state
-             {"sentence", "head", "query", "temperature", "shut", "without"}),
+    "quiz": (lambda state: quiz.view(**state), quiz.FIELDS),  # the bench's questions for a bench state
 }.items()))
 
 
