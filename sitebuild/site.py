@@ -165,6 +165,15 @@ def _preloads(templates: Path, body: str) -> list[str]:
     return [m for m in modules.preloads(templates / "static" / "js", body) if m not in run]
 
 
+def _assets_of(inputs: Inputs, templates: Path, body: str, root: str) -> dict:
+    """What a page's head and body need to run its figures (layout.html, embed.html and
+    handout.html read them alike): the runtime, the answer tables, the preloads, the CSP."""
+    return {"runtime": _runtime_attributes(inputs, root),
+            "answers": answers.for_page(body), "near": answers.near_for_page(body),
+            "opening": _opens_links(body), "preloads": _preloads(templates, body),
+            "csp": csp(not inputs.runtime_files), "asset": lambda name: f"static/{name}"}
+
+
 def _embed_pages(inputs: Inputs, renderer: PageRenderer, env, nav, templates: Path) -> dict[str, str]:
     """Render site/embed/<id>/ for every embeddable figure."""
     layout, out = env.get_template("embed.html"), {}
@@ -176,12 +185,7 @@ def _embed_pages(inputs: Inputs, renderer: PageRenderer, env, nav, templates: Pa
             embed=embed, chapter=chapter, body=Markup(body), root=page.root,
             # embed.js first: it takes theme= off the address (an embed has no site header)
             scripts=["js/embed.js"] + [s for s in _scripts(body) if s not in ("js/nav.js", "js/header.js")],
-            runtime=_runtime_attributes(inputs, page.root),
-            answers=answers.for_page(body), near=answers.near_for_page(body),
-            opening=_opens_links(body),
-            preloads=_preloads(templates, body),
-            csp=csp(not inputs.runtime_files),
-            asset=lambda name: f"static/{name}")
+            **_assets_of(inputs, templates, body, page.root))
         out.update(_moved_pages(embed, env, inputs))
     return out
 
@@ -198,10 +202,7 @@ def _handout_pages(inputs: Inputs, renderer: PageRenderer, env, nav, templates: 
             figure=figure, chapter=chapter, body=Markup(body), root=page.root, h=handout.view(figure.id),
             embed=page,  # the head's title
             scripts=[s for s in _scripts(body) if s not in ("js/nav.js", "js/header.js")],
-            runtime=_runtime_attributes(inputs, page.root),
-            answers=answers.for_page(body), near=answers.near_for_page(body),
-            opening=_opens_links(body), preloads=_preloads(templates, body),
-            csp=csp(not inputs.runtime_files), asset=lambda name: f"static/{name}")
+            **_assets_of(inputs, templates, body, page.root))
     return out
 
 
@@ -284,12 +285,7 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
             prev=nav[i - 1] if i else None,
             next=nav[i + 1] if i is not None and i + 1 < len(nav) else None,
             scripts=_scripts(r.body),
-            runtime=_runtime_attributes(inputs, r.page.root),
-            answers=answers.for_page(r.body), near=answers.near_for_page(r.body),
-            opening=_opens_links(r.body),
-            preloads=_preloads(templates, r.body),
-            csp=csp(not inputs.runtime_files),
-            asset=lambda name: f"static/{name}",
+            **_assets_of(inputs, templates, r.body, r.page.root),
             numbers=numbers_line(r.page, r.body),
         )
     out.update(_embed_pages(inputs, renderer, env, nav, templates))
