@@ -65,7 +65,7 @@ export function mount(slot, frame, entry) {
   const saveQr = html("a", { class: "builder-qr-save", download: `${id}-link-qr.svg`, href: "#" }, "Download the QR code (SVG)");
   // the state printed for a class, where the figure has a handout (the guide says so)
   const handout = entry.dataset.handout
-    ? html("a", { class: "builder-handout", href: new URL(entry.dataset.handout, location.href).href }, "Open this state’s printable handout")
+    ? html("a", { class: "builder-handout", href: "#" }, "Open this state’s printable handout") // (update() sets it)
     : null;
   const panel = html("section", { class: "link-builder", "aria-label": `Link builder for ${id}` }, [
     html("p", {}, "Set the figure above as your students should first see it: the link, the embed code and the command below follow it."),

@@ -1,8 +1,8 @@
 // The site's colour schemes: its dark rules are the stylesheet's prefers-color-scheme
-// blocks (screen only: print is light), so a page can force one scheme (embeds' theme=) or borrow the light one for a
-// moment (downloads) without a second copy of any colour.
+// blocks (screen only: print is light), so a page can force one scheme (embeds' theme=) or
+// borrow the light one for a moment (downloads) without a second copy of any colour.
 
-// The dark rules found so far. Once forced (forceScheme), a rule's condition reads "all" or
+// The dark rules found so far. Once forced (forceScheme), a rule's condition reads "screen" or
 // "not all" and no longer says that it is dark: it is known from here instead.
 const known = new WeakSet();
 

@@ -45,6 +45,10 @@ function say(root, state, text) {
   }
 }
 
+/** Say that the numbers shown are another state's, and why (an answer's errors). */
+const failed = (root, errors) =>
+  say(root, "failed", `These numbers and questions are another state’s: ${errors.map((e) => e.message).join(" ")}`);
+
 /** The printed link to the chapter opens this state there (a teacher's printout led to the
  * chapter's opening state); on paper it is written out in full (page.js's data-href). */
 function keepChapterLink(params) {
@@ -72,8 +76,7 @@ export function mount(root, store) {
     const answer = state.answer;
     if (answer && !answer.ok) { // an input that cannot be computed, or no Python here
       asked = null; // whatever comes next is asked for
-      const why = answer.errors.map((e) => e.message).join(" ");
-      say(root, "failed", `These numbers and questions are another state’s: ${why}`);
+      failed(root, answer.errors);
       return;
     }
     if (!answer || !answer.url) return;
@@ -94,8 +97,7 @@ export function mount(root, store) {
         shown = url;
         say(root, "current", "");
       } else {
-        const why = reply.errors.map((e) => e.message).join(" ");
-        say(root, "failed", `These numbers and questions are another state’s: ${why}`);
+        failed(root, reply.errors);
       }
     });
   });
