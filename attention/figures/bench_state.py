@@ -168,10 +168,11 @@ def export(state: dict) -> dict:
 SHOWN = {"chapter": "bench", "data": data, "state": NAME,
          "parameters": PARAMETERS, "table": NAME}
 
-def questions(state: dict) -> list[dict]:
-    """The quiz's first three questions on a bench state, for a class handout (attention.quiz).
+def questions(state: dict, answered: dict) -> list[dict]:
+    """The quiz's first three questions on a bench state, for a class handout (attention.quiz,
+    which computes the bench itself: ``answered`` is not read).
 
-    >>> [q["id"] for q in questions({"query": 6})]
+    >>> [q["id"] for q in questions({"query": 6}, {})]  # (the quiz computes the bench itself)
     ['shut-top', 'temperature', 'sink-unmasked']
     """
     return quiz.view(**{k: v for k, v in state.items() if k in quiz.FIELDS})["questions"][:3]

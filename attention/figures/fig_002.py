@@ -108,13 +108,14 @@ def export(state: dict) -> dict:
             "rows": rows, "query": query, "output": out}
 
 
-def questions(state: dict) -> list[dict]:
-    """Three questions on a query's mixture, for a class handout (attention.questions).
+def questions(state: dict, answered: dict) -> list[dict]:
+    """Three questions on a query's mixture (its answer, ``answered``), for a class handout
+    (attention.questions).
 
-    >>> [q["answer"] for q in questions({"query": "load"})]
+    >>> [q["answer"] for q in questions({"query": "load"}, answer({"query": "load"}))]
     ['rises', 'rises', 'grow']
     """
-    return mixture(answer(state)["rows"])
+    return mixture(answered["rows"])
 
 
 STATE = State(name=NAME, answer=answer, fields=frozenset({"query"}), parameters=("query",),

@@ -103,14 +103,13 @@ def _size(d: dict, key: str) -> dict:
     return next(s for s in d["sizes"] if s["key"] == key)
 
 
-def questions(state: dict) -> list[dict]:
-    """Three questions on the layer's state for a class handout, each answered from the same
-    state (and the state with one part switched), never typed.
+def questions(state: dict, d: dict) -> list[dict]:
+    """Three questions on the layer's state for a class handout, each answered from that
+    state's answer ``d``, never typed.
 
-    >>> [q["answer"] for q in questions({})]
+    >>> [q["answer"] for q in questions({}, answer({}))]
     ['w1', 'heads', 'grow']
     """
-    d = answer(state)
     word, words = d["focus"]["word"], d["sentence"]["words"]
     s = d["state"]
     head = next((h for h in d["heads"] if h["name"] == "coreference" and not h["silent"]),

@@ -68,17 +68,18 @@ def view(of: str, url: dict | None = None) -> dict:
                            f"{', '.join(f.id for f in figures())}.", "of")
     live = registry.STATES[figure.state]
     state, notices = registry.from_url(figure.state, url if url is not None else {})
+    data = live.answer(state)  # computed once: the address and the questions read it
     table = registry.export(figure.id, state)
     columns, rows = table["columns"], [[_text(x) for x in row] for row in table["rows"]]
     same = [c for c in range(len(columns)) if len(rows) > 1 and len({r[c] for r in rows}) == 1]
     kept = [c for c in range(len(columns)) if c not in same]
     return {
         "figure": figure.id, "number": figure.number, "title": figure.title,
-        "url": registry.to_url(figure.state, live.answer(state)), "notices": notices,
+        "url": registry.to_url(figure.state, data), "notices": notices,
         "setting": [{"name": columns[c], "text": rows[0][c]} for c in same],
         "state_text": "; ".join(f"{columns[c]} {rows[0][c]}" for c in same),
         "columns": [columns[c] for c in kept],
         "rows": [[r[c] for c in kept] for r in rows[:MAX_ROWS]],
         "more": max(0, len(rows) - MAX_ROWS),
-        "questions": live.questions(state),
+        "questions": live.questions(state, data),
     }

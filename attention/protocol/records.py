@@ -39,9 +39,9 @@ class State:
     # the parameters its URL leaves out at their default value, with that value (the rest of
     # the defaults are what url() writes for the state a page opens on: see defaults())
     unwritten: dict[str, str] = field(default_factory=dict)
-    # a request's fields -> three questions on that state for a class handout (quiz.view's
-    # shape: id, prompt, choices, answer, explanation); None: no handout
-    questions: Callable[[dict], list[dict]] | None = None
+    # (a request's fields, their answer) -> three questions on that state for a class handout
+    # (quiz.view's shape: id, prompt, choices, answer, explanation); None: no handout
+    questions: Callable[[dict, dict], list[dict]] | None = None
 
     def defaults(self) -> dict[str, str]:
         """Each URL parameter's value in the state a page opens on ("" for none: a switch
