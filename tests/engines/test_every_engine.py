@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 
 from attention import bench, bench_view, figures, layer_view
 from attention.bench_drawing import names
+from attention.protocol import handout
 from tests.browser.test_bench_page import DRAWN, expected_state
 from tests.browser.test_bench_walk import AT_REST, PARTS, STEP_AND_PART
 from tests.browser.test_embed_snippets import SCRIPT_SHOWN
@@ -19,7 +20,8 @@ from tests.browser.test_navigation import TUCKED
 from tests.engines.drivers import Engine
 
 PAGES = ["", "roles/", "mixture/", "lab/", "bench/", "layer/", "claims/", "embed/", "embed/fig-002/",
-         "embed/fig-003/", "embed/fig-004/", "embed/fig-005/", "embed/fig-006/", "embed/fig-009/"]
+         "embed/fig-003/", "embed/fig-004/", "embed/fig-005/", "embed/fig-006/", "embed/fig-009/",
+         *[f"handout/{f.id}/" for f in handout.figures()]]
 READY = """(id) => { const s = document.querySelector(`#${id} .runtime-status`);
   return s && s.dataset.state === "ready" ? s.textContent : (s && s.dataset.state === "failed" ? `failed: ${s.textContent}` : null); }"""
 
@@ -436,6 +438,21 @@ def test_python_computes_the_layer_after_a_word_and_a_switch(engine, site_url):
     assert engine.call(READ_LAYER) == rows(layer_view.view(focus=4, without=["layer_norm"]))
     clean(engine)
 
+
+
+def test_a_handout_at_a_links_state_is_computed_by_python(engine, site_url):
+    """A class handout opened at a link's state: Python computes its numbers and questions,
+    the ones CPython's attention.protocol.handout gives, and only then offers to print."""
+    engine.open(site_url + "handout/fig-002/?query=load")
+    engine.wait_for("""() => document.querySelector('.handout').dataset.state === 'current'
+      && document.querySelector('.handout-setting dd').textContent === 'load'""", timeout=90,
+                    what="the handout of query load")
+    expected = handout.view("fig-002", {"query": "load"})
+    rows = engine.call("() => [...document.querySelectorAll('.handout tbody tr')].map((tr) => [...tr.cells].map((c) => c.textContent))")
+    prompts = engine.call("() => [...document.querySelectorAll('.handout-prompt')].map((p) => p.textContent)")
+    assert rows == expected["rows"] and prompts == [q["prompt"] for q in expected["questions"]]
+    assert engine.call("() => document.querySelector('[data-bind=\"print\"]').getAttribute('aria-disabled')") == "false"
+    clean(engine)
 
 
 def test_python_fetches_the_trained_layers_weights_and_runs_a_typed_sentence(engine, site_url):
