@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from attention import quiz
+from attention import layer_view, quiz
 from attention.protocol import bridge, handout, registry
 
 
@@ -125,3 +125,21 @@ def test_each_question_speaks_of_what_its_chapter_has_taught():
     tempered = lab["columns"].index("tempered")
     row = next(r for r in lab["rows"] if r[0] == "grid")
     assert f"the largest score after ÷ T, {row[tempered]}" in top
+
+
+def test_the_setting_is_the_state_a_download_leads_with_not_a_number_that_happens_to_be_constant():
+    """A fresh-eyes pass: the layer's mlp column, 0 in every row for "the", was printed under
+    "the state this handout prints", and so were FIG-002's outputs and the bench's "shut"."""
+    layer = handout.view("fig-009", {"word": "3"})
+    assert [s["name"] for s in layer["setting"]] == ["sentence", "word_j", "word", "T", "off", "silent"]
+    assert "mlp" in layer["columns"] and {r[layer["columns"].index("mlp")] for r in layer["rows"]} == {"0.000"}
+    mixture = handout.view("fig-002", {"query": "grid"})
+    assert [s["name"] for s in mixture["setting"]] == ["query"] and mixture["columns"][-2:] == ["output_1", "output_2"]
+    bench = handout.view("fig-005", {})
+    assert "shut" in bench["columns"] and "shut" not in [s["name"] for s in bench["setting"]]
+
+
+def test_the_layers_first_answer_says_what_the_figure_says_of_its_head():
+    h = handout.view("fig-009", {"word": "3"})
+    said = next(x for x in layer_view.view(focus=3)["heads"] if x["name"] == "coreference")["said"]
+    assert said in h["questions"][0]["explanation"] and "is not a pronoun" in h["questions"][0]["explanation"]

@@ -11,7 +11,7 @@ from ..bench_input import BenchInputError
 from ..protocol.records import Figure, RequestError, State
 from ..protocol.urlstate import t_meaning
 from ..questions import CHANGES, SAID, change
-from ..quiz import word_choices, word_label
+from ..quiz import word_choices
 
 __all__ = ["FIGURE", "STATE", "answer", "apply", "data", "export", "neighbours", "questions", "url"]
 
@@ -133,8 +133,9 @@ def questions(state: dict, d: dict) -> list[dict]:
         {"id": "head-looks", "prompt": f"Which word does the {head['name']} head look at most from “{word}”?",
          "choices": word_choices(words, [x["index"] for x in head["looks"]]),
          "answer": f"w{top['index']}",
-         "explanation": f"“{word_label(words, top['index'])}”, with a weight of {top['text']}: {head['gloss']}, "
-                        "its weights are the bench’s own."},
+         # the figure's own sentence for the head (a word that is not a pronoun rests on the
+         # first word: the gloss alone, "a pronoun finds its noun", read as wrong beside it)
+         "explanation": f"The {head['name']} head ({head['gloss']}) {head['said']}."},
         {"id": "writes-more",
          "prompt": f"Which writes more into “{word}”’s numbers: the heads (through W_O) or the MLP? "
                    "Compare the sizes of the projected and mlp columns (a size is the square root of the "

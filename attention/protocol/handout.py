@@ -5,9 +5,9 @@ the build writes each figure's opening state, Python in the browser any other.
 
 >>> h = view("fig-002", {"query": "grid"})
 >>> [f"{s['name']} {s['text']}" for s in h["setting"]]
-['query grid', 'output_1 0.802', 'output_2 1.198']
->>> h["columns"][:3], h["rows"][0][:3]
-(['key', 'score', 'scaled'], ['grid', '1.000', '0.707'])
+['query grid']
+>>> h["columns"][:3], h["rows"][0][:3], h["columns"][-1], h["rows"][0][-1]
+(['key', 'score', 'scaled'], ['grid', '1.000', '0.707'], 'output_2', '1.198')
 >>> [q["answer"] for q in h["questions"]], h["more"]
 (['tie', 'rises', 'grow'], 0)
 """
@@ -54,8 +54,8 @@ def view(of: str, url: dict | None = None) -> dict:
     """Return the handout of figure ``of`` at the state its URL parameters ``url`` set.
 
     Schema: ``{"figure": id, "number", "title", "url": the parameters that reopen the state,
-    "notices": [the parameters ignored, and why], "setting": [{"name", "text"}] (the columns
-    that are the same in every row), "state_text": the setting in one line (the answers say
+    "notices": [the parameters ignored, and why], "setting": [{"name", "text"}] (the leading
+    columns that are the same in every row: the state), "state_text": the setting in one line (the answers say
     it), "columns": [name], "rows": [[text]] (at most MAX_ROWS), "more": the rows left out,
     "questions": [{"id", "prompt", "choices": [{"id", "label"}], "answer", "explanation"}]}``.
     Raises RequestError for a figure with no handout.
@@ -71,7 +71,11 @@ def view(of: str, url: dict | None = None) -> dict:
     data = live.answer(state)  # computed once: the address and the questions read it
     table = registry.export(figure.id, state)
     columns, rows = table["columns"], [[_text(x) for x in row] for row in table["rows"]]
-    same = [c for c in range(len(columns)) if len(rows) > 1 and len({r[c] for r in rows}) == 1]
+    # the setting: the columns a download leads with that are the same in every row (the
+    # state: sentence, head, T…); a constant column after them is a number of the table (an
+    # output, a step that wrote nothing), not something the state was set to
+    varies = next((c for c in range(len(columns)) if len({r[c] for r in rows}) > 1), len(columns))
+    same = list(range(varies)) if len(rows) > 1 else []
     kept = [c for c in range(len(columns)) if c not in same]
     return {
         "figure": figure.id, "number": figure.number, "title": figure.title,
