@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from attention import bench_view, figures, quiz
+from attention.protocol import handout
 from tests.browser.conftest import FRAMES as TWO_FRAMES
 from tests.browser.conftest import watch
 from tests.browser.test_bench_page import expected_state, shown_state
@@ -309,3 +310,26 @@ def test_a_links_own_neighbours_answer_the_next_click_before_python(phone):
                            arg=expected[0]["prompt"])
     assert page.locator(".figure-notice:not([hidden])").count() == 0  # nothing waits for Python
     assert p.w.workers == [] and p.refused == []
+
+
+def test_a_linked_handout_says_it_waits_for_the_readers_go_ahead_not_that_python_computes(phone):
+    """A phone asks before Python's download: a handout linked at a state no table holds says
+    its numbers need Python and where to load it (it said "Python is computing…" while nothing
+    was); once the reader agrees, Python computes the state and the handout is current."""
+    p = phone()
+    page = p.page
+    url = {"q": "0.5,-1", "mask": "1,0,1", "t": "0.5"}
+    page.goto(p.base + "handout/fig-003/?q=0.5,-1&mask=1,0,1&t=0.5")
+    page.locator(".runtime-action:not([hidden])").first.wait_for()  # asking: no Python
+    said = page.locator(".handout .handout-status")
+    assert page.get_attribute(".handout", "data-state") == "waiting"
+    assert "Load Python" in said.inner_text() and "another state’s" in said.inner_text()
+    assert "computing" not in said.inner_text()
+    assert p.refused == []  # nothing downloaded unasked
+    p.allow()
+    page.locator(".runtime-action:not([hidden])").first.tap()
+    first = handout.view("fig-003", url)["setting"][0]["text"]
+    page.wait_for_function(f"""() => {{ const h = document.querySelector('.handout');
+      return h.dataset.state === 'current' && h.querySelector('.handout-setting dd').textContent === {first!r}; }}""",
+                           timeout=90000)
+    assert said.inner_text() == ""

@@ -5,6 +5,7 @@
 // and until it has, they are marked as another state's, never shown as this one's.
 
 import { bound, dropAttrs, part, setAttr, setClass, setHidden, setText, syncList } from "../dom.js";
+import * as runtime from "../runtime.js";
 
 /** Fill the handout's parts from attention.handout.view's data (the markup: _handout.html). */
 export function render(root, data) {
@@ -45,6 +46,16 @@ function say(root, state, text) {
   }
 }
 
+// What the handout says while a state's numbers wait for Python, by the runtime's status: on a
+// phone, Python waits for the reader's go-ahead, and "computing" would be untrue.
+const ANOTHER = "the numbers and questions below are another state’s until then.";
+const WAITING = {
+  asking: `This state needs Python: load it with the “Load Python” button at the figure; ${ANOTHER}`,
+  loading: `Python is loading; once it is ready it computes this state; ${ANOTHER}`,
+  ready: "Python is computing this state’s numbers and questions; those below are another state’s.",
+};
+const waitingText = (status) => WAITING[status] || WAITING.loading;
+
 /** Say that the numbers shown are another state's, and why (an answer's errors). */
 const failed = (root, errors) =>
   say(root, "failed", `These numbers and questions are another state’s: ${errors.map((e) => e.message).join(" ")}`);
@@ -68,9 +79,16 @@ export function mount(root, store) {
   }
   let shown = root.dataset.url; // the state whose numbers are on the page, as text (the build's)
   let asked = shown; // the state last asked for
+  let status = "idle"; // the runtime's
+  const wait = () => say(root, "waiting", waitingText(status));
+  // (the listener is the page's as long as the handout is: a handout page is never swapped)
+  runtime.onStatus((now) => {
+    status = now.state;
+    if (root.dataset.state === "waiting") wait();
+  });
   // A link's state is opened by the figure: until its answer comes, the build's numbers are
   // another state's, and the handout says so (it may wait for Python)
-  if (location.search) say(root, "waiting", "Opening the state from your link; the numbers and questions below are another state’s until it is open.");
+  if (location.search) wait();
   else setAttr(root, "data-state", "current");
   store.subscribe((state) => {
     const answer = state.answer;
@@ -88,7 +106,7 @@ export function mount(root, store) {
     }
     if (url === asked) return; // asked already: its answer is coming
     asked = url;
-    say(root, "waiting", "Python is computing this state’s numbers and questions; those below are another state’s.");
+    wait();
     store.aside({ figure: "handout", of: root.dataset.of, url: answer.url }, (reply) => {
       if (asked !== url) return; // a newer state was asked for meanwhile
       if (reply.ok) {
