@@ -40,7 +40,7 @@ from .bench_input import BenchInputError, parse_position, parse_sentence, parse_
 from .bench_input import reading_note
 from .numbers import fixed, shown, typed
 
-__all__ = ["GLOSSES", "STEPS", "SWITCH_LABELS", "columns", "default_focus", "view"]
+__all__ = ["GLOSSES", "OFF_TITLES", "STEPS", "SWITCH_LABELS", "columns", "default_focus", "view"]
 
 # The columns of the stream's table: (its array in the layer's record, number, title).
 STEPS = (
@@ -52,6 +52,13 @@ STEPS = (
     ("after_mlp", 8, "add the residual"),
     ("output", 9, "layer norm: out"),
 )
+# A step's title while the part it is switched off: the column holds what passes instead
+# (with the residual off, "add the residual" was the title over the writes alone).
+OFF_TITLES = {
+    "residual": {"after_attention": "no residual: the writes alone", "after_mlp": "no residual: the writes alone"},
+    "layer_norm": {"norm1": "layer norm off: passed on", "output": "layer norm off: out"},
+    "mlp": {"mlp": "the MLP off: no writes"},
+}
 GLOSSES = {
     "bias": "1 for every word", "det": "is a determiner", "noun": "is a noun",
     "verb": "is a verb", "pron": "is a pronoun", "other": "is another kind of word",
@@ -181,20 +188,38 @@ def _fired(r: layer.Layer) -> dict[str, list[str]]:
             for k, u in enumerate(layer.UNITS)}
 
 
-def _changed_sentence(r, full, steps_changed, i: int) -> str:
-    """Say which steps a switch changed, what the MLP's units did then, and why."""
+def _spoken(items) -> str:
+    """A list as a reader says it: "4", "4 and 5", "4, 5 and 6".
+
+    >>> _spoken([4]), _spoken(["“a”", "“b”", "“c”"])
+    ('4', '“a”, “b” and “c”')
+    """
+    n = [str(k) for k in items]
+    return n[0] if len(n) == 1 else f"{', '.join(n[:-1])} and {n[-1]}"
+
+
+def _changed_sentence(r, full, word_steps, moved, i: int) -> str:
+    """Say which of the followed word's steps a switch changed (and whose stream it changed,
+    the positions ``moved``, when not every word's), what the MLP's units did then, and why."""
     off = [SWITCH_LABELS[w] for w in r.without] + ([r.silent] if r.silent else [])
     if not off:
         return ""
-    nums = ", ".join(str(n) for n in steps_changed) or "none"
-    said = [f"Without {' and '.join(off)}: steps {nums} change."]
+    word = r.words[i]
+    said = [f"Without {' and '.join(off)}: "
+            + (f"steps {_spoken(word_steps)} change for “{word}”." if word_steps
+               else f"no number of “{word}” changes.")]
+    if len(moved) < len(r.words):  # not every word's stream: say whose
+        names = _spoken([f"“{w}”" for w in dict.fromkeys(r.words[k] for k in moved)])
+        said.append(f"In the whole sentence, the stream’s numbers change only for {names}."
+                    if moved else "No word’s stream numbers change.")
     now, was = _fired(r), _fired(full)
     for k, unit in enumerate(layer.UNITS):
         if now[unit] != was[unit]:
-            said.append(f"“{unit}” fires for {', '.join(now[unit]) or 'no word'} "
-                        f"(in the whole layer: {', '.join(was[unit]) or 'no word'}).")
+            now_, was_ = ([f"“{w}”" for w in words] for words in (now[unit], was[unit]))
+            said.append(f"“{unit}” now fires for {_spoken(now_) if now_ else 'no word'}; "
+                        f"in the whole layer it fires for {_spoken(was_) if was_ else 'no word'}.")
         elif abs(r.hidden[i, k] - full.hidden[i, k]) > 1e-12:
-            said.append(f"“{unit}” still fires for “{r.words[i]}”, at {fixed(r.hidden[i, k])} "
+            said.append(f"“{unit}” still fires for “{word}”, at {fixed(r.hidden[i, k])} "
                         f"instead of {fixed(full.hidden[i, k])}.")
     zero = [w for w, row in zip(r.words, r.output) if not np.abs(row).max() > 1e-12]
     if zero:
@@ -248,11 +273,19 @@ def view(sentence=None, focus=None, temperature="1", without=(), silent=None) ->
         _cell(r.concat[i, hi * d_v + k], _head_how(r, h, i, k),
               full.concat[i, hi * d_v + k] if switched else None)
         for hi, h in enumerate(r.heads)]} for k, f in enumerate(bench.FEATURES)]
-    step_changed = {key: not np.allclose(cols[key], full_cols[key], rtol=0, atol=1e-12)
-                    for key, _, _ in STEPS}
-    heads_changed = not np.allclose(r.concat, full.concat, rtol=0, atol=1e-12)
-    numbers = [n_ for key, n_, _ in STEPS if step_changed[key]]
-    numbers = sorted({*numbers, *([2, 3] if heads_changed else [])})
+    # what a switch changed for the followed word (its column's marks), and whose numbers moved
+    def differs(a, b):
+        return ~np.isclose(a, b, rtol=0, atol=1e-12).all(axis=-1)  # (n, d) -> (n,)
+    step_changed = {key: bool(differs(cols[key][i], full_cols[key][i])) for key, _, _ in STEPS}
+    heads_changed = bool(differs(r.concat[i], full.concat[i]))
+    word_steps = sorted({*(n_ for key, n_, _ in STEPS if step_changed[key]), *([2, 3] if heads_changed else [])})
+    moved_rows = np.zeros(n, dtype=bool)  # (n,): the words whose stream (steps 1, 4 to 9) moved
+    for key, _, _ in STEPS:
+        moved_rows = moved_rows | differs(cols[key], full_cols[key])  # (n,)
+    moved = [int(k) for k in np.flatnonzero(moved_rows)]
+    titles = {key: title for key, _, title in STEPS}
+    for part in off:
+        titles |= OFF_TITLES.get(part, {})
     rows = [{"name": name, "kind": "slot" if name in layer.SLOTS else "feature",
              "gloss": GLOSSES[name],
              "cells": [_cell(cols[key][i, k], _how(r, cols, key, i, k),
@@ -269,8 +302,8 @@ def view(sentence=None, focus=None, temperature="1", without=(), silent=None) ->
         "focus": {"index": i, "word": words[i]},
         "temperature": {"value": t, "text": typed(t)},
         "heads": heads, "features": features,
-        "steps": [{"key": key, "n": n_, "title": title, "changed": step_changed[key]}
-                  for key, n_, title in STEPS],
+        "steps": [{"key": key, "n": n_, "title": titles[key], "changed": step_changed[key]}
+                  for key, n_, _ in STEPS],
         "rows": rows,
         "sizes": [_cell(float(np.linalg.norm(cols[key][i])), "√(sum of squares)",
                         float(np.linalg.norm(full_cols[key][i])) if switched else None)
@@ -280,6 +313,6 @@ def view(sentence=None, focus=None, temperature="1", without=(), silent=None) ->
                   for u, (a, b) in layer.RULES.items()],
         "switches": [{"name": s, "label": SWITCH_LABELS[s], "on": s not in off}
                      for s in layer.SWITCHES],
-        "changed": _changed_sentence(r, full, numbers, i),
+        "changed": _changed_sentence(r, full, word_steps, moved, i),
         "said": f"Following “{words[i]}”, T = {typed(t)}: {summary}.",
     }

@@ -59,8 +59,8 @@ def test_on_the_bench_sentence_a_switch_changes_its_step_and_every_one_after(par
 def test_the_view_names_the_changed_steps_and_marks_the_changed_numbers(part):
     state = {"silent": "coreference"} if part == "silent" else {"without": [part]}
     v = layer_view.view(**state)
-    said = re.search(r"steps ([\d, ]+) change", v["changed"])[1]
-    assert min(int(n) for n in said.split(", ")) == FIRST_CHANGED[part]
+    said = re.search(r"steps ([\d, and]+) change for “she”", v["changed"])[1]
+    assert min(int(n) for n in re.findall(r"\d+", said)) == FIRST_CHANGED[part]
     for step in v["steps"]:
         assert step["changed"] == (step["n"] >= FIRST_CHANGED[part]), (part, step)
     whole = layer_view.view()
@@ -68,6 +68,31 @@ def test_the_view_names_the_changed_steps_and_marks_the_changed_numbers(part):
         for c, c0 in zip(r["cells"], w["cells"]):
             assert c["changed"] == (c["value"] != c0["value"])
             assert c["was"] == (f"was {c0['text']}" if c["changed"] else None)
+
+
+def test_a_switch_marks_the_followed_words_steps_not_the_whole_layers():
+    """Silencing the coreference head changes only “she”'s stream: following “the”, no step
+    of the stream is marked and the sentence says whose numbers changed (every step was marked,
+    by the whole layer, while each of “the”'s numbers said it was unchanged)."""
+    v = layer_view.view(silent="coreference", focus=0)
+    assert not any(s["changed"] for s in v["steps"])
+    assert not any(c["changed"] for r in v["rows"] for c in r["cells"])
+    assert "no number" not in v["changed"] and "steps 2 and 3 change for “the”" in v["changed"]
+    assert "the stream’s numbers change only for “she”" in v["changed"]
+    assert "now fires for no word; in the whole layer it fires for “she”" in v["changed"]
+    marked = {s["key"] for s in layer_view.view(silent="coreference", focus=6)["steps"] if s["changed"]}
+    assert marked == {key for key, n, _ in layer_view.STEPS if n >= 4}
+
+
+@pytest.mark.parametrize("part", ["residual", "layer_norm", "mlp"])
+def test_a_part_switched_off_retitles_its_steps(part):
+    """With the residual off, its two columns held the writes alone under "add the residual"."""
+    titles = {s["key"]: s["title"] for s in layer_view.view(without=[part])["steps"]}
+    whole = {s["key"]: s["title"] for s in layer_view.view()["steps"]}
+    retitled = {k for k in titles if titles[k] != whole[k]}
+    assert retitled == set(layer_view.OFF_TITLES[part])
+    assert all("off" in titles[k] or "no " in titles[k] for k in retitled)
+    assert part != "residual" or "add the residual" not in titles.values()
 
 
 NUMBER = r"(−?\d+\.\d+)"

@@ -79,6 +79,8 @@ def test_each_switch_marks_exactly_the_steps_after_its_part(layer_page):
                                timeout=60000)
         shown = page.evaluate(READ)
         assert shown == expected(without=[part]), part
+        titles = page.locator("#fig-009 .layer-stream thead .step-title").all_inner_texts()
+        assert titles == [st["title"] for st in layer_view.view(without=[part])["steps"]]
         steps = {s["key"]: s["n"] for s in layer_view.view()["steps"]}
         assert sorted(steps[k] for k in shown["marked"]) == [n for n in steps.values() if n >= first]
         assert f"Without {layer_view.SWITCH_LABELS[part]}" in shown["changed"]
@@ -90,6 +92,10 @@ def test_each_switch_marks_exactly_the_steps_after_its_part(layer_page):
     page.wait_for_function("() => !document.querySelector('#fig-009 [data-bind=\"changed\"]').hidden",
                            timeout=60000)
     assert page.evaluate(READ) == expected(silent="coreference")
+    page.click('#fig-009 .layer-words button >> nth=0')  # "the": the head changed none of its stream
+    wait_for_focus(page, "the")
+    assert page.evaluate(READ) == expected(silent="coreference", focus=0)
+    assert page.evaluate(READ)["marked"] == []
     assert "is-silent" in page.get_attribute('#fig-009 [data-head="coreference"]', "class")
     page.wait_for_function("() => location.search.includes('silent=coreference')", timeout=10000)
 
@@ -116,8 +122,15 @@ def test_a_numbers_working_shows_on_a_click_and_with_the_arrow_keys(layer_page):
                            arg=nxt1["cells"][4]["how"], timeout=10000)
 
 
+# a number of the stream's table as drawn: its style and its colour
+LOOK = """() => { const s = getComputedStyle(document.querySelector('#fig-009 [data-cell="x-bias"]'));
+  return [s.fontStyle, s.color]; }"""
+
+
 def test_bad_input_says_why_and_keeps_the_last_numbers_marked_out_of_date(layer_page):
     page = layer_page.page
+    assert page.evaluate(LOOK)[0] == "normal"
+    grey = page.evaluate("() => getComputedStyle(document.querySelector('#fig-009 .layer-gloss')).color")  # --muted
     page.fill("#layer-sentence", "the cat sat")
     page.click("#fig-009 .layer-controls button[type=submit]")
     message = page.locator("#layer-sentence-msg")
@@ -125,6 +138,8 @@ def test_bad_input_says_why_and_keeps_the_last_numbers_marked_out_of_date(layer_
     assert message.inner_text().startswith("Not in the lexicon: “cat”")
     shown = page.evaluate(READ)
     assert shown["stale"] and shown["stream"] == expected()["stream"]
+    # as the notice says: in grey italics (they were drawn as current)
+    assert page.evaluate(LOOK) == ["italic", grey]
     page.fill("#layer-t", "0")
     page.dispatch_event("#layer-t", "change")
     page.wait_for_function("() => document.querySelector('#layer-t-msg').textContent !== ''", timeout=60000)

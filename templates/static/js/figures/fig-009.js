@@ -62,7 +62,12 @@ export function render(root, data) {
   }
   data.features.forEach((f) => f.cells.forEach((cell, h) => writeNumber(at.cell.get(`h${h}-${f.name}`), cell)));
   data.rows.forEach((r) => r.cells.forEach((cell, s) => writeNumber(at.cell.get(`${data.steps[s].key}-${r.name}`), cell)));
-  for (const step of data.steps) setClass(at.step.get(step.key), "is-changed", step.changed && Boolean(data.changed));
+  for (const step of data.steps) { // a part switched off retitles its steps ("no residual: …")
+    const th = at.step.get(step.key);
+    setClass(th, "is-changed", step.changed && Boolean(data.changed));
+    setText(th.querySelector(".step-title"), step.title);
+    setAttr(th, "data-label", `step ${step.n} (${step.title})`);
+  }
   for (const size of data.sizes) writeNumber(at.size.get(size.key), size);
   for (const unit of data.units) setText(bound(at.unit.get(unit.name), "fired"), unit.fired_text);
   const changed = bound(root, "changed");
