@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -143,3 +144,18 @@ def test_the_layers_first_answer_says_what_the_figure_says_of_its_head():
     h = handout.view("fig-009", {"word": "3"})
     said = next(x for x in layer_view.view(focus=3)["heads"] if x["name"] == "coreference")["said"]
     assert said in h["questions"][0]["explanation"] and "is not a pronoun" in h["questions"][0]["explanation"]
+
+
+@pytest.mark.parametrize("state", [{}, {"word": "3"}, {"word": "3", "off": "layer_norm"}])
+def test_the_layers_questions_name_the_word_and_the_columns_they_read(state):
+    """A teacher's pass found "the (word 0)" among the choices for a question asked “from
+    ‘the’” (which one?), and a size quoted with no column of the paper to find it in."""
+    h = handout.view("fig-009", state)
+    d = layer_view.view(focus=int(state.get("word", 6)), without=[state["off"]] if "off" in state else [])
+    i, words = d["focus"]["index"], d["sentence"]["words"]
+    named = f"“{words[i]}” (word {i})" if words.count(words[i]) > 1 else f"“{words[i]}”"
+    for q in h["questions"]:
+        assert named in q["prompt"], q["prompt"]
+    size = h["questions"][2]["prompt"]
+    columns = re.findall(r"the (\w+) column", size)
+    assert len(columns) == 2 and set(columns) <= set(h["columns"]), size

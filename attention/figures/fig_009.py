@@ -110,7 +110,11 @@ def questions(state: dict, d: dict) -> list[dict]:
     >>> [q["answer"] for q in questions({}, answer({}))]
     ['w1', 'heads', 'grow']
     """
-    word, words = d["focus"]["word"], d["sentence"]["words"]
+    words = d["sentence"]["words"]
+    i = d["focus"]["index"]
+    # the followed word, with its position when the sentence repeats it (“the” (word 3)), as the
+    # choices name theirs
+    word = f"“{words[i]}”" + (f" (word {i})" if words.count(words[i]) > 1 else "")
     s = d["state"]
     head = next((h for h in d["heads"] if h["name"] == "coreference" and not h["silent"]),
                 next(h for h in d["heads"] if not h["silent"]))
@@ -120,24 +124,25 @@ def questions(state: dict, d: dict) -> list[dict]:
     more = "heads" if a > b else "mlp" if b > a else "equal"
     if "layer_norm" in s["without"]:  # no layer norm to ask about: the residual's addition
         first, then = _size(d, "projected"), _size(d, "after_attention")
-        asked = (f"The heads’ write into “{word}” has a size of {first['text']}; then the residual adds "
-                 "the word’s own numbers")
+        asked = (f"The heads’ write into {word} (the projected column) has a size of {first['text']}; "
+                 "then the residual adds the word’s own numbers (the after_attention column)")
         why = "A sum of two vectors can be longer or shorter than either: it depends on their directions."
     else:
         first, then = _size(d, "after_attention"), _size(d, "norm1")
-        asked = f"Going into the first layer norm, “{word}”’s numbers have a size of {first['text']}"
+        asked = (f"Going into the first layer norm, the numbers of {word} (the after_attention column) have a "
+                 f"size of {first['text']}; layer norm’s are the norm1 column")
         why = ("Layer norm subtracts the numbers’ mean, divides by their spread, then applies its gain and "
                "bias: a vector twice as long comes out the same, so the size after it does not follow the size before.")
     changed = change(first["text"], then["text"])
     return [
-        {"id": "head-looks", "prompt": f"Which word does the {head['name']} head look at most from “{word}”?",
+        {"id": "head-looks", "prompt": f"Which word does the {head['name']} head look at most from {word}?",
          "choices": word_choices(words, [x["index"] for x in head["looks"]]),
          "answer": f"w{top['index']}",
          # the figure's own sentence for the head (a word that is not a pronoun rests on the
          # first word: the gloss alone, "a pronoun finds its noun", read as wrong beside it)
          "explanation": f"The {head['name']} head ({head['gloss']}) {head['said']}."},
         {"id": "writes-more",
-         "prompt": f"Which writes more into “{word}”’s numbers: the heads (through W_O) or the MLP? "
+         "prompt": f"Which writes more into the numbers of {word}: the heads (through W_O) or the MLP? "
                    "Compare the sizes of the projected and mlp columns (a size is the square root of the "
                    "sum of the squares).",
          "choices": [{"id": "heads", "label": "The heads"}, {"id": "mlp", "label": "The MLP"},
