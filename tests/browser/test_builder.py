@@ -95,6 +95,10 @@ def test_the_builder_follows_the_example_and_its_outputs_reopen_that_state(guide
     assert text.count("data-m=") == page.evaluate("document.querySelectorAll('#embed-fig-002 .builder-qr rect[data-m]').length")
     printable = page.get_attribute("#embed-fig-002 .builder-handout", "href")
     assert printable == f"{server}handout/fig-002/?query=grid"
+    # the command's explanation follows the command (the handout's link stood between them)
+    after = page.evaluate("""() => document.querySelector('#builder-fig-002-command').closest('.link-builder > *')
+      .nextElementSibling.textContent""")
+    assert after.startswith("The command, run in a clone")
     other = browser.new_page()  # the handout opens at that state, as Python computes it
     other.goto(printable)
     other.wait_for_function("""() => document.querySelector('.handout').dataset.state === 'current'

@@ -70,8 +70,9 @@ export function mount(slot, frame, entry) {
   const panel = html("section", { class: "link-builder", "aria-label": `Link builder for ${id}` }, [
     html("p", {}, "Set the figure above as your students should first see it: the link, the embed code and the command below follow it."),
     ...(local ? [local] : []),
-    link.block, qr, html("p", { class: "builder-note" }, [saveQr]), snippet.block, height, command.block,
+    link.block, qr, html("p", { class: "builder-note" }, [saveQr]),
     ...(handout ? [html("p", { class: "builder-note" }, [handout])] : []),
+    snippet.block, height, command.block,
     html("p", { class: "builder-note" }, "The command, run in a clone of the site’s repository, writes the figure’s static HTML for a course page that takes no frames."),
     status,
   ]);
