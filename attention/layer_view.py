@@ -208,10 +208,11 @@ def _changed_sentence(r, full, word_steps, moved, i: int) -> str:
     said = [f"Without {' and '.join(off)}: "
             + (f"steps {_spoken(word_steps)} change for “{word}”." if word_steps
                else f"no number of “{word}” changes.")]
-    if len(moved) < len(r.words):  # not every word's stream: say whose
+    if not moved:
+        said.append("No word’s stream numbers change.")
+    elif len(moved) < len(r.words):  # not every word's stream: say whose
         names = _spoken([f"“{w}”" for w in dict.fromkeys(r.words[k] for k in moved)])
-        said.append(f"In the whole sentence, the stream’s numbers change only for {names}."
-                    if moved else "No word’s stream numbers change.")
+        said.append(f"In the whole sentence, the stream’s numbers change only for {names}.")
     now, was = _fired(r), _fired(full)
     for k, unit in enumerate(layer.UNITS):
         if now[unit] != was[unit]:
