@@ -260,7 +260,7 @@ def test_a_slow_connection_asks_before_downloading_python(fresh, built_site):
     button.wait_for()
     # what this host sends, once asked (build.py serve compresses: brotli here)
     from tests.browser.test_before_python import runtime_bytes_sent
-    megabytes = f"{runtime_bytes_sent(built_site, 'br') / 1e6:.1f} MB"
+    megabytes = f"{runtime_bytes_sent(built_site, 'gzip, deflate, br, zstd') / 1e6:.1f} MB"
     page.wait_for_function("t => document.querySelector('#fig-002 .runtime-action').textContent === t",
                            arg=f"Load Python ({megabytes})")
     assert f"a one-time download of {megabytes}" in page.inner_text(STATUS)
