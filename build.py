@@ -20,6 +20,7 @@ from sitebuild import embeds
 from sitebuild.errors import BuildError
 from sitebuild.serve import make_server
 from sitebuild.site import ROOT, build
+from sitebuild.strings import PSEUDO
 
 
 def _fragment(args) -> int:
@@ -63,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
                              "(the 404 page's links start there)")
     parser.add_argument("--cdn", action="store_true",
                         help="load Pyodide from the official CDN instead of shipping it")
+    parser.add_argument("--lang", default="en", choices=["en", *PSEUDO],
+                        help="the language of the site's short strings: en, or a pseudo-locale that tests "
+                             "layouts (en-XA: accented and 40%% longer; ar-XB: right to left)")
     args = parser.parse_args(argv)
     if args.command == "fragment":
         return _fragment(args)
@@ -72,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         return benchmark(browser=not args.no_browser)
     start = time.perf_counter()
     try:
-        pages = build(args.out, cdn=args.cdn, base=args.base)
+        pages = build(args.out, cdn=args.cdn, base=args.base, lang=args.lang)
     except BuildError as exc:
         print(f"build failed: {exc}", file=sys.stderr)
         return 1

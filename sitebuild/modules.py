@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from . import widgets
+from . import strings, widgets
 
 __all__ = ["graph", "preloads"]
 
@@ -48,6 +48,10 @@ def preloads(js: Path, body: str) -> list[str]:
         return []
     js = js.resolve()
     page = js / "page.js"
-    # page.js's table of widgets, which the build writes (no source to follow imports in)
-    return sorted({f"js/{widgets.FILE}", *(f"js/{p.relative_to(js).as_posix()}" for p in graph(page, *mounted)
-                                        if p != page)})
+    found = graph(page, *mounted)
+    # the modules the build writes (page.js's table of widgets, the strings i18n.js reads): no
+    # source to follow imports in, preloaded where a module of the page imports them
+    made = {name for name in (widgets.FILE, strings.FILE)
+            if any(f'"./{name}"' in p.read_text(encoding="utf-8") for p in found if p.parent == js)}
+    return sorted({*(f"js/{name}" for name in made),
+                   *(f"js/{p.relative_to(js).as_posix()}" for p in found if p != page)})

@@ -14,7 +14,7 @@ from markupsafe import Markup, escape
 from attention.protocol import registry
 from attention.numbers import PLACES, spelled
 
-from . import embeds, runtime
+from . import embeds, runtime, strings
 from .claims import Citation, Ledger
 from .errors import BuildError
 from .lint import check_no_typed_numbers
@@ -76,8 +76,10 @@ def _bytecode_cache() -> jinja2.FileSystemBytecodeCache | None:
     return jinja2.FileSystemBytecodeCache(str(folder))
 
 
-def make_env(templates: Path) -> jinja2.Environment:
-    """Create the one Jinja environment for layouts, figures and chapter sources."""
+def make_env(templates: Path, catalog: strings.Catalog | None = None) -> jinja2.Environment:
+    """Create the one Jinja environment for layouts, figures and chapter sources, in the
+    language of ``catalog`` (English when not given): ``t("key", name=value)`` says a string
+    of it, ``lang`` and ``dir`` are its page's."""
     env = jinja2.Environment(
         loader=_SourceLoader(templates),
         undefined=jinja2.StrictUndefined,
@@ -88,6 +90,9 @@ def make_env(templates: Path) -> jinja2.Environment:
         # compiled templates, keyed by each source's checksum: a changed template recompiles
         bytecode_cache=_bytecode_cache(),
     )
+    catalog = catalog or strings.load(templates)
+    env.globals["t"] = catalog.message
+    env.globals["lang"], env.globals["dir"] = catalog.lang, catalog.dir
     env.globals["embeds"] = {e.id: e for e in embeds.registry()}
     env.globals["places"] = PLACES
     env.globals["exports"] = set(registry.EXPORTS)

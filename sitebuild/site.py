@@ -18,7 +18,7 @@ from attention import chapters as quoted, trained_layer, trained_view
 from attention.protocol import handout, registry
 
 from . import (answers, compress, download, embeds, hashing, headers, modules, notebook_wheel, offline,
-               runtime, wheel, widgets)
+               runtime, strings, wheel, widgets)
 from .claims import Ledger, check_all_cited, load_ledger
 from .errors import BuildError
 from .folder import MARKER, check_out, copy_static, reroot, site_base, swap, trim_js
@@ -47,6 +47,7 @@ class Inputs:
     weights: Path  # the trained layer's weights, served beside the wheel (attention.trained_layer)
     notebook_wheel: Path | None  # the package a notebook installs (sitebuild.notebook_wheel), if built
     widgets: dict[str, str]  # each data-widget the templates write: its module (sitebuild.widgets)
+    catalog: strings.Catalog  # the site's short strings in its language (sitebuild.strings)
 
 
 def _chapter(slug: str, source: Path) -> Page:
@@ -69,8 +70,9 @@ def _runtime_files(cdn: bool) -> tuple[Path, ...]:
     return tuple(folder / name for name in runtime.FILES)
 
 
-def gather(templates: Path = TEMPLATES, cdn: bool = False) -> Inputs:
-    """Read the ledger, the chapters' front matter, the core's numbers and the runtime."""
+def gather(templates: Path = TEMPLATES, cdn: bool = False, lang: str = strings.SOURCE) -> Inputs:
+    """Read the ledger, the chapters' front matter, the core's numbers, the runtime and the
+    strings of the language (a pseudo-locale, strings.PSEUDO, for the layout tests)."""
     chapters = tuple(_chapter(s, templates / "chapters" / f"{s}.md") for s in CHAPTERS)
     claims = Page("claims", "Claims & sources", "Every claim the chapters make: what kind of "
                   "claim it is, where it comes from, and where it is cited.", None)
@@ -89,6 +91,7 @@ def gather(templates: Path = TEMPLATES, cdn: bool = False) -> Inputs:
         weights=_weights(),
         notebook_wheel=notebook_wheel.ensure_notebook_wheel(),
         widgets=widgets.widgets(templates),
+        catalog=strings.load(templates, lang),
     )
 
 
@@ -250,7 +253,7 @@ def numbers_line(page: Page, body: str) -> Markup:
 
 def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
     """Render every page in memory; return {path below the site root: HTML}."""
-    env = make_env(templates)
+    env = make_env(templates, inputs.catalog)
     renderer = PageRenderer(env, inputs.ledger)
     nav = (inputs.home, *inputs.chapters)
     for claim in inputs.ledger.claims.values():
@@ -335,6 +338,8 @@ def write_site(pages: dict[str, str], inputs: Inputs, out: Path,
         copy_static(templates, tmp)
         (tmp / "static" / "js" / widgets.FILE).write_text(trim_js(widgets.manifest(inputs.widgets)),
                                                            encoding="utf-8")
+        (tmp / "static" / "js" / strings.FILE).write_text(strings.module(inputs.catalog, templates),
+                                                           encoding="utf-8")
         if inputs.runtime_files:
             runtime.install_runtime(tmp / RUNTIME_DIR)
         wheel_rel = wheel_path(inputs)
@@ -361,7 +366,7 @@ def write_site(pages: dict[str, str], inputs: Inputs, out: Path,
         build_id = offline.stamp_build(tmp)
         immutable = sorted(fingerprints.names.values()) + [wheel_rel]
         previous = hashing.keep_previous(out, tmp)  # a tab open on the last build still loads
-        offline.write_service_worker(make_env(templates), tmp, build_id, immutable,
+        offline.write_service_worker(make_env(templates, inputs.catalog), tmp, build_id, immutable,
                                      RUNTIME_DIR if inputs.runtime_files else None)
         hashing.write_manifest(tmp, build_id, immutable, previous)
         headers.write_rules(tmp, csp(not inputs.runtime_files))
@@ -374,16 +379,18 @@ def write_site(pages: dict[str, str], inputs: Inputs, out: Path,
         raise
 
 
-def build(out: Path, templates: Path = TEMPLATES, cdn: bool = False, base: str = "/") -> dict[str, str]:
+def build(out: Path, templates: Path = TEMPLATES, cdn: bool = False, base: str = "/",
+          lang: str = strings.SOURCE) -> dict[str, str]:
     """Build the site into out; on any error out is left exactly as it was.
 
-    `base`: the URL path the site will be served under (see write_site).
+    `base`: the URL path the site will be served under (see write_site). `lang`: the language
+    of its short strings (a pseudo-locale, for the layout tests).
     """
     base = site_base(base)  # a bad one fails before anything is gathered
-    inputs = gather(templates, cdn)
+    inputs = gather(templates, cdn, lang)
     try:
         pages = render_site(inputs, templates)
         write_site(pages, inputs, out, templates, base)
-    except jinja2.TemplateError as exc:  # in a layout or figure, outside any chapter source
+    except (jinja2.TemplateError, strings.MissingString) as exc:  # in a layout or figure, outside any chapter source
         raise template_error(exc) from None
     return pages

@@ -5,6 +5,7 @@
 // (answers.js) is answered at once, before or after Python is ready, and never starts Python.
 
 import * as answers from "./answers.js";
+import { t } from "./i18n.js";
 
 // give up only when no byte of the runtime has arrived for this long (worker.js checks)
 const STALL_MS = 45000;
@@ -96,9 +97,9 @@ function pump(channel) {
 // phone), and a start that stops answering says where it stopped.
 export const DOING = {
   download: "",
-  start: "starting its interpreter",
-  packages: "loading NumPy and the bench’s code",
-  import: "importing NumPy",
+  start: t("runtime.doing-start"),
+  packages: t("runtime.doing-packages"),
+  import: t("runtime.doing-import"),
 };
 
 // A worker that says nothing for this long (it reports every second while it loads) is gone.
@@ -110,9 +111,9 @@ let restarted = false;
 function watch() {
   clearTimeout(stall);
   stall = setTimeout(() => {
-    const where = DOING[status.doing] || "downloading";
+    const where = DOING[status.doing] || t("runtime.doing-download");
     if (restarted || status.state !== "loading") {
-      fail(`the runtime stopped answering while ${where}`);
+      fail(t("runtime.silent", { where }));
       return;
     }
     restarted = true;
@@ -189,7 +190,7 @@ function boot() {
     return;
   }
   worker.onmessage = onMessage;
-  worker.onerror = (event) => fail(event.message || "the runtime’s worker could not start");
+  worker.onerror = (event) => fail(event.message || t("runtime.no-worker"));
   watch();
   worker.postMessage({ type: "boot", indexURL: absolute(config.runtimeIndex),
     wheelURL: absolute(config.runtimeWheel), stallMs: stallMs(), ios: ios() });

@@ -3,6 +3,7 @@
 // and the status line, button and top notice that show them (page.js loads this after paint).
 
 import { dropAttrs, html, setAttr, setClass, setHidden, setText } from "./dom.js";
+import { number, t } from "./i18n.js";
 import * as runtime from "./runtime.js";
 
 // a ready runtime answering later than this says that it is computing
@@ -10,7 +11,7 @@ const SLOW_MS = 250;
 const slowMs = () => Number(document.body.dataset.runtimeSlow || SLOW_MS); // tests may set it
 // the loading start's step in a reader's words (runtime.js says where a stalled start stopped)
 const { DOING } = runtime;
-const MB = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
+const MB = (bytes) => t("runtime.megabytes", { value: number(bytes / 1e6, 1) });
 
 // @param {{state: string, reason: string, offline: boolean, loaded: number, transfer: number, doing: string}} runtime -
 //   transfer: the download's bytes on this host's wire, once measured (0: not known); doing: the
@@ -20,50 +21,40 @@ const MB = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 // @returns {{text: string, action: string | null, label: string}} action: "allow" | "retry"
 export function describe(runtime, { pending, source, stale, size }) {
   // what this host sends (compressed where it compresses), once asked; till then, at most all
-  const wire = runtime.transfer ? MB(runtime.transfer) : size ? `up to ${MB(size)}` : "";
-  const download = wire ? `a one-time download of ${wire}` : "a large one-time download";
+  const wire = runtime.transfer ? MB(runtime.transfer) : size ? t("runtime.up-to", { size: MB(size) }) : "";
+  const download = wire ? t("runtime.download", { size: wire }) : t("runtime.download-unknown");
   // (a share: the bytes counted are unpacked ones, which a compressed download is not)
   const share = size ? `${Math.floor((100 * Math.min(runtime.loaded, size)) / size)} %` : "";
   const said = [share, DOING[runtime.doing]].filter(Boolean).join(", ");
   const progress = said ? ` (${said})` : "";
-  const built = "computed when the site was built, by the same Python code";
+  const built = t("runtime.built");
   switch (runtime.state) {
     case "asking":
       return {
-        text: pending ? `This state needs Python, ${download}: load it to check and compute this input.`
-          : `The figures run Python in your browser, ${download}. Until you load it, clicks on ` +
-            `nearby states are answered with values ${built}.`,
-        action: "allow", label: wire ? `Load Python (${wire})` : "Load Python",
+        text: pending ? t("runtime.asking-pending", { download }) : t("runtime.asking", { download, built }),
+        action: "allow", label: wire ? t("runtime.load-size", { size: wire }) : t("runtime.load"),
       };
     case "loading":
       return {
-        text: pending ? `Python is still loading${progress}: it will compute this state as soon as it is ready.`
-          : `Loading Python in your browser${progress}… Until then, the figure shows values ${built}.`,
+        text: pending ? t("runtime.loading-pending", { progress }) : t("runtime.loading", { progress, built }),
         action: null, label: "",
       };
     case "ready":
       return {
-        text: stale ? "Python in your browser is ready, but this input cannot be computed; " +
-            "the numbers shown are for the last one that could."
-          : source === "python" ? "Live: Python in your browser computed this state."
+        text: stale ? t("runtime.ready-stale")
+          : source === "python" ? t("runtime.ready-python")
           // (not "Live:" beside numbers that are not Python's now: a reader read "Live" beside
           // "when the site was built" as a contradiction; where the numbers shown came from first)
-          : source === "table" ? `This state was ${built}; Python in your browser is ready ` +
-            "and computes any other state you choose."
+          : source === "table" ? t("runtime.ready-table", { built })
             // (no answer yet: the page shows the build's numbers, which "computes every number
             // you see" claimed as Python's)
-            : "Live: Python in your browser is ready and computes every state you choose.",
+            : t("runtime.ready"),
         action: null, label: "",
       };
     case "failed":
       return {
-        text: runtime.offline
-          ? "You are offline, and Python was never saved on this device: it is saved the first " +
-            "time a page with a live figure loads online. The figure shows the values computed " +
-            "when the site was built; nearby states still answer."
-          : `Python could not start here (${runtime.reason}). The figure shows the values ` +
-            "computed when the site was built.",
-        action: "retry", label: "Try again",
+        text: runtime.offline ? t("runtime.offline") : t("runtime.failed", { reason: runtime.reason }),
+        action: "retry", label: t("runtime.retry"),
       };
     default:
       return { text: "", action: null, label: "" };
@@ -97,7 +88,7 @@ export function attach(view, root, session) {
   const showWait = (waiting, text, status, offer) => {
     const hide = !waiting || !text;
     setHidden(top, hide);
-    setText(words, waiting ? (view.link ? "Opening the state from your link. " : "") + text : "");
+    setText(words, waiting ? (view.link ? t("runtime.opening-link") : "") + text : "");
     setHidden(topButton, hide || !offer.action);
     setText(topButton, offer.label);
     const dim = waiting && status.state !== "failed";

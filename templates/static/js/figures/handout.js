@@ -5,6 +5,7 @@
 // and until it has, they are marked as another state's, never shown as this one's.
 
 import { bound, dropAttrs, part, setAttr, setClass, setHidden, setText, syncList } from "../dom.js";
+import { t } from "../i18n.js";
 import * as runtime from "../runtime.js";
 
 /** Fill the handout's parts from attention.handout.view's data (the markup: _handout.html). */
@@ -42,23 +43,19 @@ function say(root, state, text) {
   const button = document.querySelector('[data-bind="tools"] [data-bind="print"]');
   if (button) {
     setAttr(button, "aria-disabled", String(state !== "current"));
-    setText(button, state === "current" ? "Print this handout" : "Print this handout (waiting for this state’s numbers)");
+    setText(button, state === "current" ? t("handout.print") : t("handout.print-waiting"));
   }
 }
 
 // What the handout says while a state's numbers wait for Python, by the runtime's status: on a
 // phone, Python waits for the reader's go-ahead, and "computing" would be untrue.
-const ANOTHER = "the numbers and questions below are another state’s until then.";
-const WAITING = {
-  asking: `This state needs Python: load it with the “Load Python” button at the figure; ${ANOTHER}`,
-  loading: `Python is loading; once it is ready it computes this state; ${ANOTHER}`,
-  ready: "Python is computing this state’s numbers and questions; those below are another state’s.",
-};
-const waitingText = (status) => WAITING[status] || WAITING.loading;
+// (each key written out: the build finds the keys a module uses by reading it)
+const waitingText = (status) => (status === "asking" ? t("handout.waiting-asking")
+  : status === "ready" ? t("handout.waiting-ready") : t("handout.waiting-loading"));
 
 /** Say that the numbers shown are another state's, and why (an answer's errors). */
 const failed = (root, errors) =>
-  say(root, "failed", `These numbers and questions are another state’s: ${errors.map((e) => e.message).join(" ")}`);
+  say(root, "failed", t("handout.another", { why: errors.map((e) => e.message).join(" ") }));
 
 /** The printed link to the chapter opens this state there (a teacher's printout led to the
  * chapter's opening state); on paper it is written out in full (page.js's data-href). */

@@ -1,0 +1,96 @@
+"""sitebuild.strings, the site's string catalogs: every key a template or module uses is in
+English's catalog and every key there is used; a missing key fails the build with its name;
+translations keep English's placeholders; the pseudo-locales are longer, marked and keep the
+placeholders; plural forms follow CLDR's categories."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import jinja2
+import pytest
+
+from sitebuild import strings
+from sitebuild.render import make_env
+from sitebuild.site import TEMPLATES
+
+
+def test_the_catalogs_have_every_key_used_and_no_other():
+    assert strings.check(TEMPLATES) == []
+
+
+def scratch(tmp_path):
+    """A copy of the catalogs and of a module folder, to break."""
+    templates = tmp_path / "templates"
+    shutil.copytree(TEMPLATES / strings.FOLDER, templates / strings.FOLDER)
+    (templates / "static" / "js").mkdir(parents=True)
+    every = "".join(f't("{key}");\n' for key in strings.load(TEMPLATES).messages)  # all used, as on the site
+    (templates / "static" / "js" / "all.js").write_text(every, encoding="utf-8")
+    return templates
+
+
+def test_a_key_a_module_uses_and_the_catalog_lacks_fails_with_its_name(tmp_path):
+    templates = scratch(tmp_path)
+    (templates / "static" / "js" / "widget.js").write_text('say(t("widget.gone"));\n', encoding="utf-8")
+    with pytest.raises(strings.MissingString, match="“widget.gone”") as caught:
+        strings.module(strings.load(templates), templates)
+    assert "widget.js" in str(caught.value)
+    assert any("widget.js: no string “widget.gone”" in p for p in strings.check(templates))
+
+
+def test_a_key_a_template_uses_and_the_catalog_lacks_fails_with_its_name():
+    env = make_env(TEMPLATES)
+    with pytest.raises(strings.MissingString, match="no string “page.gone” in the en catalog"):
+        env.from_string('<p>{{ t("page.gone") }}</p>').render()
+    assert env.from_string('{{ t("site.chapter", number=5) }}').render() == "Chapter 5"
+
+
+def test_an_unused_key_a_key_not_written_out_and_a_changed_placeholder_are_found(tmp_path):
+    templates = scratch(tmp_path)
+    en = templates / strings.FOLDER / "en.toml"
+    en.write_text(en.read_text(encoding="utf-8") + '\n[spare]\nword = "Never said"\n', encoding="utf-8")
+    (templates / "static" / "js" / "dynamic.js").write_text("say(t(`runtime.${state}`));\n", encoding="utf-8")
+    (templates / strings.FOLDER / "fr.toml").write_text('[site]\nchapter = "Chapitre {numero}"\n', encoding="utf-8")
+    problems = strings.check(templates)
+    assert f"{strings.FOLDER}/en.toml: “spare.word” is used by no template or module" in problems
+    assert any(p.startswith("static/js/dynamic.js:1: a key must be written out") for p in problems)
+    assert any("fr.toml: “site.chapter” has placeholders ['numero'], English ['number']" in p for p in problems)
+
+
+@pytest.mark.parametrize("lang", strings.PSEUDO)
+def test_a_pseudo_locale_is_every_english_string_marked_longer_and_with_its_placeholders(lang):
+    en, pseudo = strings.load(TEMPLATES), strings.load(TEMPLATES, lang)
+    assert pseudo.messages.keys() == en.messages.keys()
+    assert pseudo.dir == ("rtl" if lang == "ar-XB" else "ltr")
+    for key, text in en.messages.items():
+        said = pseudo.messages[key]
+        assert set(re.findall(r"\{\w+\}", said)) == set(re.findall(r"\{\w+\}", text)), key
+        if lang == "en-XA":
+            assert said.startswith("⟦") and said.endswith("⟧")
+            letters = len(re.sub(r"\{\w+\}", "", text))
+            assert len(re.sub(r"\{\w+\}", "", said)) - 2 >= 1.4 * letters, key
+            assert not re.search(r"[a-z]{3}", re.sub(r"\{\w+\}", "", said)), key  # no English word left
+        else:
+            assert said == "\u202e" + text + "\u202c"
+
+
+def test_a_plural_message_takes_the_form_of_its_count():
+    c = strings.Catalog("ar", {"k": {"zero": "لا شيء", "one": "واحد", "two": "اثنان", "few": "{count} قليل",
+                                     "many": "{count} كثير", "other": "{count}"}})
+    assert [c.message("k", count=n) for n in (0, 1, 2, 3, 11, 100)] == \
+        ["لا شيء", "واحد", "اثنان", "3 قليل", "11 كثير", "100"]
+    assert strings.Catalog("zh", {"k": {"other": "{count} 页"}}).message("k", count=1) == "1 页"
+
+
+def test_the_page_says_its_language_and_direction():
+    for lang, direction in (("en", "ltr"), ("ar-XB", "rtl")):
+        env = make_env(TEMPLATES, strings.load(TEMPLATES, lang))
+        assert env.from_string('<html lang="{{ lang }}" dir="{{ dir }}">').render() == \
+            f'<html lang="{lang}" dir="{direction}">'
+
+
+def test_jinja_escapes_a_catalog_string():
+    env = jinja2.Environment(autoescape=True)
+    env.globals["t"] = strings.Catalog("en", {"a": "<b>{x}</b>"}).message
+    assert env.from_string('{{ t("a", x="&") }}').render() == "&lt;b&gt;&amp;&lt;/b&gt;"
