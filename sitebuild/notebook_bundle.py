@@ -12,14 +12,17 @@ imports this module before any dependency is installed).
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTRY = Path("attention_notebook") / "js" / "widget.js"
 BUNDLE = Path("attention_notebook") / "static" / "widget.js"
-SOURCES = ("attention_notebook/js/*.js", "templates/static/js/*.js", "templates/static/js/figures/*.js")
+SOURCES = ("attention_notebook/js/*.js", "templates/static/js/*.js", "templates/static/js/figures/*.js",
+           "templates/strings/*.toml")
 
 
 def stale(root: Path = ROOT) -> bool:
@@ -36,23 +39,36 @@ def stale(root: Path = ROOT) -> bool:
 
 
 def command(root: Path = ROOT) -> list[str]:
-    """Return the esbuild command line that writes the bundle.
+    """Return the esbuild command line that writes the bundle (run in a copy of the sources).
 
     >>> command(Path("/r"))[1:4]
     ['attention_notebook/js/widget.js', '--bundle', '--format=esm']
     """
     return [str(root / "node_modules" / ".bin" / "esbuild"), ENTRY.as_posix(), "--bundle",
             "--format=esm", "--target=es2020", "--minify", "--legal-comments=none",
-            f"--outfile={BUNDLE.as_posix()}", "--log-level=warning"]
+            f"--outfile={(root / BUNDLE).as_posix()}", "--log-level=warning"]
 
 
 def bundle(root: Path = ROOT, force: bool = False) -> Path:
-    """Write the bundle when it is stale (or always, with force); return its path."""
+    """Write the bundle when it is stale (or always, with force); return its path. It is made
+    from a copy of its sources, beside which the strings module the site's build writes
+    (sitebuild.strings: English) is written: no source to bundle it from."""
+    from . import strings
+
     if force or stale(root):
         tool = root / "node_modules" / ".bin" / "esbuild"
         if not tool.exists():
             raise RuntimeError(f"{tool} is missing: run `npm ci` first (esbuild, package.json)")
-        subprocess.run(command(root), cwd=root, check=True)
+        with tempfile.TemporaryDirectory() as tmp:
+            for pattern in SOURCES:
+                for path in root.glob(pattern):
+                    copy = Path(tmp) / path.relative_to(root)
+                    copy.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(path, copy)
+            templates = root / "templates"
+            (Path(tmp) / "templates" / "static" / "js" / strings.FILE).write_text(
+                strings.module(strings.load(templates), templates), encoding="utf-8")
+            subprocess.run(command(root), cwd=tmp, check=True)
     return root / BUNDLE
 
 

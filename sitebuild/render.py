@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -91,7 +92,7 @@ def make_env(templates: Path, catalog: strings.Catalog | None = None) -> jinja2.
         bytecode_cache=_bytecode_cache(),
     )
     catalog = catalog or strings.load(templates)
-    env.globals["t"] = catalog.message
+    env.globals["t"] = functools.partial(strings.markup, catalog)
     env.globals["lang"], env.globals["dir"] = catalog.lang, catalog.dir
     env.globals["embeds"] = {e.id: e for e in embeds.registry()}
     env.globals["places"] = PLACES

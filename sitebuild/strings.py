@@ -33,7 +33,7 @@ from pathlib import Path
 
 from .errors import BuildError
 
-__all__ = ["FILE", "FOLDER", "PSEUDO", "SOURCE", "Catalog", "MissingString", "check", "load", "module",
+__all__ = ["FILE", "FOLDER", "PSEUDO", "SOURCE", "Catalog", "MissingString", "check", "load", "markup", "module",
            "plural", "pseudo", "used"]
 
 FOLDER = "strings"  # below the templates
@@ -97,6 +97,23 @@ class Catalog:
         if isinstance(found, dict):
             found = found.get(plural(self.lang, values["count"]), found["other"])
         return _PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), found)
+
+
+def markup(catalog: Catalog, key: str, **values):
+    """The message of key as markup for a template: its text escaped, each value escaped unless
+    it is markup already (a link written in the template: ``chapter=link``), so a sentence
+    with a link in it stays one message a translator can reorder.
+
+    >>> from markupsafe import Markup
+    >>> str(markup(Catalog("en", {"k": "See “{link}” & more"}), "k", link=Markup('<a href="x">this</a>')))
+    'See “<a href="x">this</a>” &amp; more'
+    """
+    from markupsafe import Markup, escape
+
+    safe = {name: v if isinstance(v, Markup) else escape(v) for name, v in values.items()}
+    text = catalog.message(key, **{name: "\0" + name + "\0" for name in values})
+    parts = text.split("\0")  # text, name, text, …
+    return Markup("").join(safe[p] if k % 2 else escape(p) for k, p in enumerate(parts))
 
 
 def _flatten(table: dict, prefix: str = "") -> dict[str, str | dict[str, str]]:

@@ -94,3 +94,23 @@ def test_jinja_escapes_a_catalog_string():
     env = jinja2.Environment(autoescape=True)
     env.globals["t"] = strings.Catalog("en", {"a": "<b>{x}</b>"}).message
     assert env.from_string('{{ t("a", x="&") }}').render() == "&lt;b&gt;&amp;&lt;/b&gt;"
+
+
+# A string literal of a module (double-quoted or a template), and one that reads as a reader's
+# sentence: a capitalised phrase of three words or more ("Copy the link", `Copied ${what}.`)
+LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`')
+PROSE = re.compile(r"^\s*[A-Z][a-z’']*(?: [a-z’'(),.:;“”…0-9${}-]+){2,}")
+
+
+def test_no_module_types_a_sentence_for_the_reader():
+    """Every reader-facing sentence of the page's modules comes from the catalog (an English
+    sentence left in a module is one a Chinese or Arabic reader would meet)."""
+    typed = []
+    for path in strings.modules(TEMPLATES):
+        text = path.read_text(encoding="utf-8")
+        code = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+        code = re.sub(r"(?m)(^|\s)//(\s|#).*$", "", code)  # comments (an address's // has no space after it)
+        for m in LITERAL.finditer(code):
+            if PROSE.match(m.group(1) if m.group(1) is not None else m.group(2)):
+                typed.append(f"{path.name}:{code.count(chr(10), 0, m.start()) + 1}: {m.group(0)[:60]}")
+    assert typed == []

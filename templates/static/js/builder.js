@@ -5,6 +5,7 @@
 
 import { html, setText, svg } from "./dom.js";
 import qrcode from "../vendor/qrcode.js";
+import { t } from "./i18n.js";
 
 const QUIET = 4; // the blank modules around a QR code that a scanner needs
 
@@ -22,23 +23,24 @@ function drawQr(box, text) {
     }
   }
   box.replaceChildren(svg("svg", { viewBox: `0 0 ${size} ${size}`, class: "qr", role: "img",
-    "aria-label": "QR code of the link", "data-modules": n, "shape-rendering": "crispEdges" }, [
+    "aria-label": t("builder.qr"), "data-modules": n, "shape-rendering": "crispEdges" }, [
     svg("rect", { width: size, height: size, fill: "#fff" }),
     svg("g", { fill: "#000" }, modules),
   ]));
 }
 
-/** One output: a label, the text, and its copy button, which says when it has copied. */
-function field(id, label, rows, status) {
+/** One output: a label, the text, and its copy button, which says when it has copied (words:
+ * its label, its button's and what it says once copied). */
+function field(id, [label, copyLabel, copied], rows, status) {
   const text = html("textarea", { id, readonly: "", rows: String(rows), spellcheck: "false", class: "share-output" });
-  const copy = html("button", { type: "button" }, `Copy the ${label.toLowerCase()}`);
+  const copy = html("button", { type: "button" }, copyLabel);
   copy.addEventListener("click", async () => {
     text.select();
     try {
       await navigator.clipboard.writeText(text.value);
-      setText(status, `Copied the ${label.toLowerCase()}.`);
+      setText(status, copied);
     } catch {
-      setText(status, "Copying was refused here: the text is selected, copy it with your keyboard.");
+      setText(status, t("builder.refused"));
     }
   });
   return { text, block: html("div", { class: "builder-field" }, [html("label", { for: id }, label), text, copy]) };
@@ -52,28 +54,28 @@ function field(id, label, rows, status) {
 export function mount(slot, frame, entry) {
   const id = entry.dataset.embedEntry;
   const status = html("p", { class: "builder-status", role: "status" });
-  const link = field(`builder-${id}-link`, "Link", 2, status);
-  const snippet = field(`builder-${id}-snippet`, "Embed code", 4, status);
-  const command = field(`builder-${id}-command`, "Fragment command", 2, status);
+  const link = field(`builder-${id}-link`, [t("builder.link"), t("builder.copy-link"), t("builder.copied-link")], 2, status);
+  const snippet = field(`builder-${id}-snippet`, [t("builder.snippet"), t("builder.copy-snippet"), t("builder.copied-snippet")], 4, status);
+  const command = field(`builder-${id}-command`, [t("builder.command"), t("builder.copy-command"), t("builder.copied-command")], 2, status);
   const height = html("p", { class: "builder-note" });
   // This computer's own address (a copy of the site run locally) reaches no student's device
   const local = ["localhost", "127.0.0.1", "[::1]"].includes(location.hostname)
-    ? html("p", { class: "builder-warning", role: "note" }, `These links point to ${location.host}, this computer’s own address: students’ devices cannot open them. Build the links on the copy of the site your students can reach.`)
+    ? html("p", { class: "builder-warning", role: "note" }, t("builder.local", { host: location.host }))
     : null;
   const qr = html("figure", { class: "builder-qr" });
   // the QR code as a file, for a slide: the SVG drawn here, black on white, any size sharp
-  const saveQr = html("a", { class: "builder-qr-save", download: `${id}-link-qr.svg`, href: "#" }, "Download the QR code (SVG)");
+  const saveQr = html("a", { class: "builder-qr-save", download: `${id}-link-qr.svg`, href: "#" }, t("builder.save-qr"));
   // the state printed for a class, where the figure has a handout (the guide says so)
   const handout = entry.dataset.handout
-    ? html("a", { class: "builder-handout", href: "#" }, "Open this state’s printable handout") // (update() sets it)
+    ? html("a", { class: "builder-handout", href: "#" }, t("builder.handout")) // (update() sets it)
     : null;
-  const panel = html("section", { class: "link-builder", "aria-label": `Link builder for ${id}` }, [
-    html("p", {}, "Set the figure above as your students should first see it: the link, the embed code and the command below follow it."),
+  const panel = html("section", { class: "link-builder", "aria-label": t("builder.label", { id }) }, [
+    html("p", {}, t("builder.intro")),
     ...(local ? [local] : []),
     link.block, qr, html("p", { class: "builder-note" }, [saveQr]),
     ...(handout ? [html("p", { class: "builder-note" }, [handout])] : []),
     snippet.block, height, command.block,
-    html("p", { class: "builder-note" }, "The command, run in a clone of the site’s repository, writes the figure’s static HTML for a course page that takes no frames."),
+    html("p", { class: "builder-note" }, t("builder.command-note")),
     status,
   ]);
   slot.after(panel);
@@ -104,8 +106,8 @@ export function mount(slot, frame, entry) {
     const tall = suggested + extra;
     snippet.text.value = code.replace(/src="[^"]+"/, `src="${src.href}"`).replace(/height="\d+"/, `height="${tall}"`);
     setText(height, extra
-      ? `Height ${tall} px: this state is ${extra} px taller than the figure as it opens (measured side by side in the frame above), added to its suggested ${suggested} px.`
-      : `Height ${tall} px, the figure’s suggested height: this state is no taller than the figure as it opens.`);
+      ? t("builder.taller", { tall, extra, suggested })
+      : t("builder.height", { tall }));
     command.text.value = `python build.py fragment ${id}${query ? ` --url "${query}"` : ""} --output figure.html`;
     drawQr(qr, url.href);
     URL.revokeObjectURL(saveQr.href);

@@ -2,6 +2,7 @@
 // and live examples on demand, each with a link builder under it (builder.js).
 
 import { html, setAttr, setText } from "./dom.js";
+import { t } from "./i18n.js";
 
 const base = new URL("../", location.href).href;
 const placeholder = "https://example.org/attention-bench/";
@@ -18,17 +19,17 @@ async function copySnippet(pre, status) {
   const text = pre.textContent;
   try {
     await navigator.clipboard.writeText(text);
-    setText(status, "Copied.");
+    setText(status, t("guide.copied"));
   } catch {
     getSelection().selectAllChildren(pre);
-    setText(status, "Selected: press Ctrl+C (or ⌘C) to copy.");
+    setText(status, t("guide.selected"));
   }
 }
 
 for (const pre of document.querySelectorAll("pre.snippet")) {
   const snippet = pre.querySelector("[data-snippet]");
-  const what = snippet ? `the ${snippet.dataset.snippet} snippet` : "the script";
-  const button = html("button", { type: "button", class: "copy-snippet", "aria-label": `Copy ${what}` }, "Copy");
+  const what = snippet ? t("guide.copy-snippet", { name: snippet.dataset.snippet }) : t("guide.copy-script");
+  const button = html("button", { type: "button", class: "copy-snippet", "aria-label": what }, t("guide.copy"));
   const status = html("span", { class: "copy-status", role: "status" });
   button.addEventListener("click", () => copySnippet(pre, status));
   pre.before(html("p", { class: "snippet-wrap" }, [button, status]));
@@ -54,7 +55,7 @@ function toggleExample(button) {
   builders.delete(id);
   if (open) {
     const frame = html("iframe", {
-      src: `${base}embed/${id}/`, title: `Live example: ${id}`, width: "100%",
+      src: `${base}embed/${id}/`, title: t("guide.example", { id }), width: "100%",
       height: button.dataset.height, allow: "clipboard-write", "data-attention-bench": "",
     });
     slot.replaceChildren(frame);
@@ -66,7 +67,7 @@ function toggleExample(button) {
     slot.replaceChildren();
   }
   setAttr(button, "aria-expanded", open);
-  setText(button, open ? "Hide the live example" : "Show a live example and build a link");
+  setText(button, open ? t("guide.hide") : t("guide.show"));
 }
 
 for (const button of document.querySelectorAll("[data-embed-example]")) {

@@ -11,6 +11,7 @@ import * as runtime from "./runtime.js";
 // Each data-widget the templates write and its module, loaded only on pages that have that
 // widget: written by the build from the templates (sitebuild/widgets.py)
 import { WIDGETS } from "./widgets.js";
+import { t } from "./i18n.js";
 
 // nav.js knows this module by it
 export const url = import.meta.url;
@@ -148,7 +149,7 @@ export async function mountPage({ swapped = false } = {}) {
     if (store.view && !store.view.roots.includes(root)) store.view.roots.push(root);
     if (modules[index] instanceof Error) {
       const status = root.querySelector(".runtime-status");
-      if (status) setText(status, `This figure could not be made live: ${modules[index].message}`);
+      if (status) setText(status, t("runtime.not-live", { why: modules[index].message }));
       return;
     }
     const undo = modules[index].mount(root, store); // a widget may return how to let go of the page

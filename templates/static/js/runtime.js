@@ -70,11 +70,7 @@ const SIZING_MS = 2000;
 /** The answer every request gets once Python cannot run here: the input may be fine, so it
  * names no field of the figure but "runtime" (each figure says it at its controls). */
 function failure() {
-  const message = status.offline
-    ? "Python is not available offline on this device (it was never saved here), so this input " +
-      "cannot be checked or computed; the numbers shown are for the last one that could."
-    : `Python could not start here (${status.reason}), so this input cannot be checked or ` +
-      "computed; the numbers shown are for the last one that could.";
+  const message = status.offline ? t("runtime.input-offline") : t("runtime.input-failed", { reason: status.reason });
   return { ok: false, unavailable: true, errors: [{ field: "runtime", message }] };
 }
 

@@ -8,6 +8,7 @@ import { writeNow } from "./near.js";
 import { watchScrolling } from "./scrolling.js";
 import * as runtime from "./runtime.js";
 import { inLightPalette } from "./theme.js";
+import { t } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 // the elements that draw something (not title, desc, defs or patterns, which never display)
@@ -41,7 +42,7 @@ export function embedCode(root) {
   const theme = document.documentElement.dataset.theme; // an embed's theme= (embed.js took it off)
   if (theme) src.searchParams.set("theme", theme);
   const title = root.querySelector(".fig-title").textContent.replace(/\s+/g, " ").trim();
-  return `<iframe src="${escapeAttribute(src.href)}" title="${escapeAttribute(title)} (Attention Bench)" ` +
+  return `<iframe src="${escapeAttribute(src.href)}" title="${escapeAttribute(t("share.frame-title", { title }))}" ` +
     `width="100%" height="${root.dataset.embedHeight}" style="border:0" loading="lazy" ` +
     'allow="clipboard-write" data-attention-bench></iframe>';
 }
@@ -156,21 +157,21 @@ async function copy(text, output, status) {
   output.select();
   try {
     await navigator.clipboard.writeText(text);
-    setText(status, "Copied.");
+    setText(status, t("share.copied"));
   } catch {
-    setText(status, "Select the text above and copy it.");
+    setText(status, t("share.select"));
   }
 }
 
 /** Save a drawing's SVG text as a PNG at twice its size (a slide's), saying so. */
 async function downloadPng(name, text, status) {
-  setText(status, "Painting the drawing at twice its size…");
+  setText(status, t("share.painting"));
   try {
     const { pngOf, SCALE } = await import("./png.js");
     download(name, "image/png", await pngOf(text, SCALE));
-    setText(status, `Downloaded ${name}, ${SCALE} × the drawing’s size.`);
+    setText(status, t("share.downloaded-png", { name, scale: SCALE }));
   } catch (error) {
-    setText(status, `The PNG could not be made here (${(error && error.message) || error}); the SVG can.`);
+    setText(status, t("share.no-png", { why: (error && error.message) || error }));
   }
 }
 
@@ -178,7 +179,7 @@ async function downloadPng(name, text, status) {
  * click), under the file name Python gives the state on screen. */
 function exportNumbers(root, format, status, drawing = null) {
   const svg = format === "svg" || format === "png" ? standaloneSvg(drawing) : null;
-  setText(status, svg ? "Naming the drawing after its state…" : "Computing the numbers…");
+  setText(status, svg ? t("share.naming") : t("share.computing"));
   addressNow();
   const url = Object.fromEntries(new URLSearchParams(location.search));
   runtime.request(`export-${root.id}`, { figure: "export", of: root.dataset.embed, url }, (answer) => {
@@ -191,7 +192,7 @@ function exportNumbers(root, format, status, drawing = null) {
     if (format === "svg") download(`${filename}.svg`, "image/svg+xml", captioned(svg, caption ?? []));
     else if (format === "csv") download(`${filename}.csv`, "text/csv", csv);
     else download(`${filename}.json`, "application/json", JSON.stringify(json, null, 2) + "\n");
-    setText(status, `Downloaded ${filename}.${format}.`);
+    setText(status, t("share.downloaded", { name: `${filename}.${format}` }));
   });
 }
 
@@ -201,19 +202,19 @@ export function mount(root) {
   const drawing = root.querySelector("svg.bench-drawing, svg.value-plot");
   const status = html("p", { class: "share-status", role: "status" });
   const output = html("textarea", { class: "share-output", readonly: "", rows: "3", hidden: "",
-    "aria-label": "Text to copy" });
+    "aria-label": t("share.text") });
   const button = (label, action) => {
     const b = html("button", { type: "button" }, label);
     b.addEventListener("click", action);
     return b;
   };
   const tools = [
-    button("Copy link", () => copy(deepLink(root), output, status)),
-    button("Copy embed code", () => copy(embedCode(root), output, status)),
+    button(t("share.copy-link"), () => copy(deepLink(root), output, status)),
+    button(t("share.copy-embed"), () => copy(embedCode(root), output, status)),
   ];
   if ("export" in root.dataset) { // figures whose numbers Python can export
-    tools.push(button("Numbers as CSV", () => exportNumbers(root, "csv", status)));
-    tools.push(button("Numbers as JSON", () => exportNumbers(root, "json", status)));
+    tools.push(button(t("share.csv"), () => exportNumbers(root, "csv", status)));
+    tools.push(button(t("share.json"), () => exportNumbers(root, "json", status)));
   }
   if (drawing) {
     const save = (format) => () => {
@@ -222,13 +223,13 @@ export function mount(root) {
       const name = `attention-bench-${root.dataset.embed}.${format}`;
       if (format === "png") return downloadPng(name, standaloneSvg(drawing), status);
       download(name, "image/svg+xml", standaloneSvg(drawing));
-      setText(status, "Downloaded the drawing.");
+      setText(status, t("share.downloaded-drawing"));
     };
-    tools.push(button("Drawing as SVG", save("svg")));
-    tools.push(button("Drawing as PNG (slides)", save("png")));
+    tools.push(button(t("share.svg"), save("svg")));
+    tools.push(button(t("share.png"), save("png")));
   }
   const panel = html("details", { class: "share" }, [
-    html("summary", {}, "Share and download"),
+    html("summary", {}, t("share.summary")),
     html("div", { class: "share-tools" }, tools), output, status,
   ]);
   const caption = root.querySelector(":scope > figcaption");

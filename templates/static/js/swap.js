@@ -2,6 +2,7 @@
 // the site's links: fetch the page, check it may be shown in place, and swap it in.
 
 import { setText } from "./dom.js";
+import { t } from "./i18n.js";
 
 const SWAPPED = [".site-header", "main", ".site-footer"];
 const prefetched = new Map(); // url (without hash) -> Promise of its HTML text
@@ -59,7 +60,7 @@ function announce(title) {
   const announcer = document.getElementById("page-announcer");
   if (!announcer) return;
   setText(announcer, ""); // emptied first: the same title said again is still announced
-  setTimeout(() => setText(announcer, `Page loaded: ${title}`), 50);
+  setTimeout(() => setText(announcer, t("site.loaded", { title })), 50);
 }
 
 /** Swap the page at url in; false when it must be loaded normally instead. A new page's

@@ -6,6 +6,7 @@
 import {
   installPackages, keepPackages, savedMemory, savedPackages, startInterpreter, writeBytecode,
 } from "./saved-start.js";
+import { t } from "./i18n.js";
 
 let handle = null;
 let python = null; // the interpreter, once started: a data file Python asks for is written into it
@@ -91,7 +92,7 @@ function heartbeat(stallMs) {
     // 10×: with nothing to download whose bytes show, even a slow phone has compiled and
     // imported by then (and has a sealed download's bytes)
     if ((active > sealed && quiet > stallMs) || quiet > 10 * stallMs) {
-      self.postMessage({ type: "failed", reason: `no data arrived for ${Math.round(stallMs / 1000)} s` });
+      self.postMessage({ type: "failed", reason: t("runtime.no-data", { seconds: Math.round(stallMs / 1000) }) });
     } else {
       self.postMessage(progress());
     }
@@ -131,7 +132,7 @@ const KEEP_AFTER_MS = 1000; // the packages are kept this long after ready
 
 async function boot({ indexURL, wheelURL, ios }) {
   if (ios) sayIOS();
-  let t = performance.timeOrigin + performance.now();
+  let at = performance.timeOrigin + performance.now();
   // what a past visit saved is read meanwhile (saved-start.js)
   const memoryRead = savedMemory(indexURL);
   const packagesRead = savedPackages(indexURL, wheelURL);
@@ -139,31 +140,31 @@ async function boot({ indexURL, wheelURL, ios }) {
   // the import finds it in the cache.
   await (await self.fetch(indexURL + "pyodide.asm.js")).arrayBuffer();
   const { loadPyodide } = await import(indexURL + "pyodide.mjs");
-  t = timed("runtime script", t);
+  at = timed("runtime script", at);
   moveTo("start"); // its WebAssembly downloads (said as a download), then compiles and starts
   const memory = await memoryRead;
-  if (memory) t = timed("saved start read", t);
+  if (memory) at = timed("saved start read", at);
   const options = { indexURL, stdout: () => {}, stderr: (line) => console.warn(line) };
   const [pyodide, restored] = await startInterpreter(loadPyodide, options, memory);
   const arrived = wasmArrived(); // compiling starts as it streams in; what is left comes after
-  if (!restored && arrived && arrived > t) {
-    steps.push(["WebAssembly download", t, arrived]);
-    t = arrived;
+  if (!restored && arrived && arrived > at) {
+    steps.push(["WebAssembly download", at, arrived]);
+    at = arrived;
   }
-  t = timed(restored ? "interpreter start from the saved memory" : "compile and interpreter start", t);
+  at = timed(restored ? "interpreter start from the saved memory" : "compile and interpreter start", at);
   moveTo("packages");
   const packages = ["numpy", wheelURL];
   const saved = await installPackages(pyodide, packages, indexURL, wheelURL, await packagesRead);
-  t = timed(saved ? "numpy and attention from the saved files" : "numpy and attention wheels", t);
+  at = timed(saved ? "numpy and attention from the saved files" : "numpy and attention wheels", at);
   moveTo("import");
   if (!saved) writeBytecode(pyodide, true); // kept with the packages for the next visit
   pyodide.runPython("import numpy");
-  t = timed("import numpy", t);
+  at = timed("import numpy", at);
   const bridge = pyodide.pyimport("attention.protocol.bridge");
   handle = bridge.handle_json; // kept: no runPython per request
   python = pyodide;
   packageURL = wheelURL;
-  timed("import attention", t);
+  timed("import attention", at);
   if (!saved) {
     writeBytecode(pyodide, false);
     // a moment after "ready", not in the way of the reader's first requests
@@ -179,7 +180,7 @@ async function boot({ indexURL, wheelURL, ios }) {
 function why(error) {
   const message = String((error && error.message) || error);
   return /failed to fetch|networkerror|load failed|dynamically imported module/i.test(message)
-    ? "its files could not be downloaded" : message;
+    ? t("runtime.not-downloaded") : message;
 }
 
 // An answer that asks for a data file first (attention.protocol.bridge.NEEDS): the trained
@@ -211,8 +212,8 @@ async function answer(json) {
     await provide(needs);
   } catch (error) {
     const said = String((error && error.message) || error);
-    const reason = /failed to fetch|networkerror|load failed/i.test(said) ? "the network refused it" : said;
-    const message = `The data this needs could not be downloaded: ${reason}. Try again.`;
+    const reason = /failed to fetch|networkerror|load failed/i.test(said) ? t("runtime.refused") : said;
+    const message = t("runtime.data-failed", { reason });
     return JSON.stringify({ ok: false, errors: [{ field: null, message }] });
   }
   return handle(json);
@@ -259,7 +260,7 @@ self.onmessage = async ({ data }) => {
     try {
       json = await answer(data.json);
     } catch (error) {
-      const message = "Python could not answer: " + String((error && error.message) || error);
+      const message = t("runtime.no-answer", { why: String((error && error.message) || error) });
       json = JSON.stringify({ ok: false, errors: [{ field: null, message }] });
     }
     const took = [start, performance.timeOrigin + performance.now()];

@@ -4,15 +4,16 @@
 // returns text; the drawing's module writes it (the controls' one writer).
 
 import { $ } from "../dom.js";
+import { t } from "../i18n.js";
 
 // A field the reader left invalid (aria-invalid) whose text an answer replaces: the answer was
 // computed from the last value that could be, as the field now shows, and its message says so
 // rather than vanish with the typed text.
 const KEPT = { // field: what the answer puts in it, and what to say then
   temperature: [(data) => data.temperature.text,
-    (typed, data) => `T stays ${data.temperature.text}: “${typed}” could not be used.`],
+    (typed, data) => t("bench.t-kept", { t: data.temperature.text, typed })],
   sentence: [(data) => data.sentence.text,
-    () => "The sentence stays the last one that could be used; the one typed could not."],
+    () => t("bench.sentence-kept")],
 };
 
 export function dropped(root, data) {
@@ -32,8 +33,7 @@ export function unused(root, data) {
     delete box.dataset.typed; // typed back to the sentence in use
     return [];
   }
-  return [{ field: "sentence", message: "Not used yet: the bench still shows the sentence before. " +
-    "Press “Use sentence” (or Enter) to put this one on the bench." }];
+  return [{ field: "sentence", message: t("bench.not-used") }];
 }
 
 /** "Use sentence" was pressed with `state` on the bench: remember its sentence and query word,
@@ -57,6 +57,5 @@ export function queryNote(store, answer) {
   if (!answer.ok) return "";
   const { state, query } = answer.data;
   if (state.sentence === sent.sentence || query.word === sent.word) return "";
-  return `The query is now “${query.word}”; it was “${sent.word}”. A new sentence takes its first ` +
-    "pronoun as the query, or its last word if it has no pronoun.";
+  return t("bench.query-moved", { now: query.word, was: sent.word });
 }

@@ -5,6 +5,7 @@
 // write what changed (dom.js) and never read layout.
 
 import { dropAttrs, setAttr, setClass, setText } from "../dom.js";
+import { t } from "../i18n.js";
 
 export function fillDial(g, x) {
   setAttr(g, "class", `dial ${x.state} c${x.colour} p${x.pattern}${x.best ? " best" : ""}`
@@ -117,10 +118,12 @@ export function fillRowHead(th, word, row, empty) {
   const [swatch, name, note] = th.children;
   fillSwatch(swatch, row.colour, row.pattern);
   setText(name, word);
-  setText(note, empty ? " (every key shut)" : "");
+  setText(note, empty ? t("bench.all-shut") : "");
 }
 
-const NO_WEIGHT = { f: ["masked future", "later"], u: ["undefined", "none"], s: ["masked shut", "shut"] };
+// a cell without a weight: its class, and the word it shows
+const NO_WEIGHT = { f: ["masked future", t("bench.cell-later")], u: ["undefined", t("bench.cell-none")],
+  s: ["masked shut", t("bench.cell-shut")] };
 
 /** A matrix cell: a weight and its shade, or why there is none ("f" later, "s" shut, "u" the
  * row's naive softmax failed, in the what-if matrix). */

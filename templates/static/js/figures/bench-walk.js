@@ -5,6 +5,7 @@
 // chooses which step is shown, lights it and announces it (the step's words are Python's).
 
 import { $, dropAttrs, glideSpan, headerRoom, headerShown, setAttr, setClass, setHidden, setText } from "../dom.js";
+import { t } from "../i18n.js";
 
 /** Wire the walk's buttons; returns what to call when a new answer is drawn. */
 export function wireWalk(root) {
@@ -50,7 +51,7 @@ export function wireWalk(root) {
     const walking = k >= 0;
     setClass(root, "walking", walking);
     setHidden(steer, !walking);
-    setText(start, walking ? "Show every step" : "Walk me through the steps"); // its name says what it does: no toggle
+    setText(start, walking ? t("bench.every-step") : t("bench.walk")); // its name says what it does: no toggle
     setClass(start, "quiet", walking); // while walking, Next is the main action
     steps.forEach((li, n) => setClass(li, "is-current", n === k));
     if (!walking) {

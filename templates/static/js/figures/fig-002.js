@@ -2,6 +2,7 @@
 // FIG-002 made live: choose a query row and Python recomputes the whole table.
 
 import { bound, html, setAttr, setClass, setText } from "../dom.js";
+import { t } from "../i18n.js";
 
 /** The live state this widget shows, by its name in the bridge (attention.protocol.registry.STATES):
  * FIG-002's query. page.js opens a link's state with it. */
@@ -29,7 +30,7 @@ export function mount(root, store) {
     const token = tr.querySelector(".key-token");
     token.replaceChildren(html("button", {
       type: "button", class: "row-choice", "aria-pressed": tr.classList.contains("is-query"),
-      "aria-label": `Make ${tr.dataset.query} the query`,
+      "aria-label": t("mixture.make-query", { word: tr.dataset.query }),
     }, token.textContent));
     tr.classList.add("choosable");
     tr.addEventListener("click", () => store.ask({ figure: STATE, query: tr.dataset.query }));

@@ -6,6 +6,7 @@
 // here: drawn without asking Python.
 
 import { $, html, markStale, setAttr, setClass, setHidden, setText } from "../dom.js";
+import { t } from "../i18n.js";
 
 const all = (root, selector) => [...root.querySelectorAll(selector)];
 
@@ -66,19 +67,19 @@ export function mount(root, store) {
       return;
     }
     setHidden(ask, false);
-    setText($(root, '[data-bind="ask-why"]'), `The lengths below are for “${$(root, '[data-bind="sentence"]').textContent}”, not for your sentence, “${shown.sentence}”.`);
+    setText($(root, '[data-bind="ask-why"]'), t("trained-layer.other-sentence", { drawn: $(root, '[data-bind="sentence"]').textContent, yours: shown.sentence }));
     if (asked) compute(shown.sentence);
   };
 
   const compute = (sentence) => {
     busy(true);
-    say(`Running the trained layer on “${sentence}”…`);
+    say(t("trained-layer.running", { sentence }));
     store.aside({ figure: "fig-010", sentence }, (reply) => {
       if (reply.ok) known.set(reply.data.sentence, reply.data);
       if (sentence !== shown.sentence) return;
       busy(false);
       if (reply.ok) {
-        setText($(root, '[data-bind="origin"]'), "Your browser has these weights now: it runs the trained layer on the sentence above each time it changes.");
+        setText($(root, '[data-bind="origin"]'), t("trained-layer.has-weights"));
         return draw();
       }
       asked = false;

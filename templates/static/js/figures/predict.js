@@ -3,12 +3,13 @@
 // the lab (now on the zero query), and only then gets the explanation.
 
 import { html, setAttr } from "../dom.js";
+import { t } from "../i18n.js";
 
 const VERDICT = {
-  true: "Right: the output does not become zero.",
-  false: "Not quite: the output does not become zero.",
+  true: t("predict.right"),
+  false: t("predict.wrong"),
 };
-const NEXT = "The lab below now has the zero query. Look at its output; the explanation opens here once you have seen it.";
+const NEXT = t("predict.next");
 
 /** Is the address's #target inside the element (a link to a section in the explanation)? */
 function targets(element) {
@@ -50,7 +51,7 @@ export function mount(root, store) {
     }
     const right = guess.dataset.guess === root.dataset.answer;
     const verdict = html("strong", { class: right ? "right" : "wrong" }, VERDICT[right]);
-    const now = html("button", { type: "button", class: "reveal-now" }, "Show the explanation now");
+    const now = html("button", { type: "button", class: "reveal-now" }, t("predict.now"));
     now.addEventListener("click", () => {
       open();
       reveal.querySelector("h3")?.scrollIntoView();

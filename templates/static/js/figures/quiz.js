@@ -8,6 +8,7 @@
 import { $, setAttr, setClass, setText } from "../dom.js";
 import { writeNear } from "../near.js";
 import * as runtime from "../runtime.js";
+import { t } from "../i18n.js";
 
 /** Make `parent` hold n copies of its first child (the markup the build wrote). */
 function ensureChildren(parent, n) {
@@ -69,9 +70,9 @@ function built(root) {
 
 // What the quiz says while the questions of the bench's new state wait for Python.
 const WAITING = {
-  loading: "Python is loading: it writes the questions for the bench as it is now once it is ready.",
-  asking: "The questions for the bench as it is now need Python: load it with the button at the bench.",
-  failed: "Python is not available here, so there are no questions for the bench as it is now.",
+  loading: t("quiz.loading"),
+  asking: t("quiz.asking"),
+  failed: t("quiz.failed"),
 };
 
 /** The reader chose: mark the choice, say whether it was right, reveal the explanation. */
@@ -83,7 +84,7 @@ function choose(li, button) {
   }
   const right = q.choices.find((c) => c.id === q.answer).label;
   setText($(li, '[data-quiz="feedback"]'), button.dataset.choice === q.answer
-    ? "Right." : `Not quite: the answer is “${right}”.`); // quoted: a label may begin "the (word 0)"
+    ? t("quiz.right") : t("quiz.wrong", { right })); // quoted: a label may begin "the (word 0)"
   $(li, '[data-quiz="reveal"]').hidden = false;
 }
 
@@ -109,7 +110,7 @@ export function mount(root, store) {
     // not answered at once (no table holds it): the old questions give way, and the quiz says why
     if (waiting) {
       list.classList.add("is-waiting");
-      say("Writing the questions for the bench as it is now…");
+      say(t("quiz.writing"));
     }
   };
   const stop = runtime.onStatus(({ state }) => { if (waiting && WAITING[state]) say(WAITING[state]); });

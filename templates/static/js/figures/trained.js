@@ -5,6 +5,7 @@
 
 import { $, dropAttrs, html, markStale, setAttr, setText } from "../dom.js";
 import { watchNear, whenIdle, writeNear } from "../near.js";
+import { t } from "../i18n.js";
 
 /** The live state this widget shows, by its name in the bridge (attention.protocol.registry.STATES):
  * the comparison shows the bench's state beside a trained head. page.js opens a link's state with it. */
@@ -52,7 +53,7 @@ function renderLine(root, view) {
   for (const el of all(root, '[data-bind="trained-head"], [data-bind="matrix-head"]')) {
     setText(el, option.textContent);
   }
-  setText($(root, '[data-bind="match"]'), view.picked ? "picked by you" : "its best match");
+  setText($(root, '[data-bind="match"]'), view.picked ? t("trained.picked") : t("trained.best"));
   setText($(root, '[data-bind="score"]'), table[view.head][view.layer][view.unit]);
   const result = JSON.parse(root.dataset.results).find((r) => r.behaviour === view.head);
   setText($(root, '[data-bind="strength"]'), view.picked ? "" : `, ${result.strength}`);
@@ -124,8 +125,7 @@ function render(root, cache, view, current) {
   if (k < 0) {
     for (const el of parts) el.hidden = true;
     missing.hidden = false;
-    setText(missing, "The trained rows are precomputed for the example sentences only, and this "
-      + "sentence is not one of them. Choose one of the sentences above to compare.");
+    setText(missing, t("trained.not-example"));
     return;
   }
   // The rows shown belong to the previous state until the new ones load. A load that takes
@@ -151,7 +151,7 @@ function render(root, cache, view, current) {
     settled();
     for (const el of parts) el.hidden = true;
     missing.hidden = false;
-    setText(missing, `The trained rows could not be loaded (${error.message}).`);
+    setText(missing, t("trained.not-loaded", { why: error.message }));
   });
 }
 

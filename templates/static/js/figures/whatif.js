@@ -4,6 +4,7 @@
 // reader's toggles into requests on the figure's store and places the texts it gets back.
 
 import { $, dropAttrs, setAttr, setClass, setText } from "../dom.js";
+import { t } from "../i18n.js";
 
 /** The steps the reader has ticked, in the order the toggles are written. */
 const ticked = (root) => [...root.querySelectorAll('input[name="without"]:checked')].map((b) => b.value);
@@ -86,7 +87,7 @@ export function mount(root, store) {
 
   toggles.addEventListener("change", () => {
     keep(store, ticked(root)); // every later request of the figure keeps them
-    setText(status, "Computing…");
+    setText(status, t("whatif.computing"));
     // a change: right after "Use sentence" it is made on the new sentence, not the one on screen
     store.change(() => ({ figure, ...state }), { without: store.extras.without });
   });
@@ -105,8 +106,7 @@ export function mount(root, store) {
     drawn = s.answer;
     if (!s.answer.ok) { // the rows below belong to the last state Python computed
       root.classList.add("stale");
-      setText(status, "These rows are for the last state that could be computed; " + (s.answer.unavailable
-        ? "Python is not available here to check and compute this one." : "fix the input above."));
+      setText(status, s.answer.unavailable ? t("whatif.stale-runtime") : t("whatif.stale-input"));
       return;
     }
     const w = s.answer.data.whatif;
