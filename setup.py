@@ -17,7 +17,7 @@ from setuptools.command.sdist import sdist
 
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
-TEMPLATES = ("claims.toml", "static/style.css", "figures", "handout", "strings")  # what sitebuild.fragment reads
+TEMPLATES = ("claims.toml", "static/style.css", "figures", "handout")  # what sitebuild.fragment reads
 
 
 def ensure_bundle() -> None:

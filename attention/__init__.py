@@ -7,7 +7,15 @@ Pure NumPy; runs unchanged in CPython and in Pyodide.
 [[0.333, 0.333, 0.333]]
 """
 
-from .ops import Trace, attend, mix, project, scale, scores, softmax
-
 __all__ = ["Trace", "attend", "mix", "project", "scale", "scores", "softmax"]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    """The core's functions (attention.ops), imported when first asked for: a module that needs
+    no NumPy (attention.catalog, which setup.py reads) imports without it."""
+    if name in __all__:
+        from . import ops
+
+        return getattr(ops, name)
+    raise AttributeError(f"module 'attention' has no attribute {name!r}")

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ENTRY = Path("attention_notebook") / "js" / "widget.js"
 BUNDLE = Path("attention_notebook") / "static" / "widget.js"
 SOURCES = ("attention_notebook/js/*.js", "templates/static/js/*.js", "templates/static/js/figures/*.js",
-           "templates/strings/*.toml")
+           "attention/strings/*.toml")
 
 
 def stale(root: Path = ROOT) -> bool:
@@ -67,7 +67,7 @@ def bundle(root: Path = ROOT, force: bool = False) -> Path:
                     shutil.copy2(path, copy)
             templates = root / "templates"
             (Path(tmp) / "templates" / "static" / "js" / strings.FILE).write_text(
-                strings.module(strings.load(templates), templates), encoding="utf-8")
+                strings.module(strings.load(), templates), encoding="utf-8")
             subprocess.run(command(root), cwd=tmp, check=True)
     return root / BUNDLE
 

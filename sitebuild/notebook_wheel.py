@@ -30,7 +30,7 @@ FOLDER = "notebook"  # its folder on the site: revalidated, not cached for a yea
 # what goes into it: the packages' files, the templates it renders, the page modules bundled
 # into its widget, the build's own files
 SOURCES = ("attention", "attention_notebook", "sitebuild", "templates/figures", "templates/handout",
-           "templates/strings", "templates/static/style.css",
+           "templates/static/style.css",
            "templates/static/js", "templates/claims.toml", "pyproject.toml", "setup.py", "README.md",
            "MANIFEST.in")
 # what its sdist is built from, copied away from the checkout: a build there would leave build/

@@ -91,7 +91,7 @@ def make_env(templates: Path, catalog: strings.Catalog | None = None) -> jinja2.
         # compiled templates, keyed by each source's checksum: a changed template recompiles
         bytecode_cache=_bytecode_cache(),
     )
-    catalog = catalog or strings.load(templates)
+    catalog = catalog or strings.load()
     env.globals["t"] = functools.partial(strings.markup, catalog)
     env.globals["lang"], env.globals["dir"] = catalog.lang, catalog.dir
     env.globals["embeds"] = {e.id: e for e in embeds.registry()}

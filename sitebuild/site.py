@@ -91,7 +91,7 @@ def gather(templates: Path = TEMPLATES, cdn: bool = False, lang: str = strings.S
         weights=_weights(),
         notebook_wheel=notebook_wheel.ensure_notebook_wheel(),
         widgets=widgets.widgets(templates),
-        catalog=strings.load(templates, lang),
+        catalog=strings.load(lang),
     )
 
 

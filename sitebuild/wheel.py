@@ -22,7 +22,8 @@ def source_hash(root: Path = ROOT, package: Path = PACKAGE) -> str:
     """Return a short hash of everything that goes into the wheel."""
     h = hashlib.sha256()
     h.update(b"pyproject.toml\0" + (root / "pyproject.toml").read_bytes() + b"\0")
-    for path in sorted(p for p in package.rglob("*.py") if "__pycache__" not in p.parts):
+    # its modules and its string catalogs (the rest of attention/data stays out of the wheel)
+    for path in sorted(p for p in package.rglob("*") if p.suffix in (".py", ".toml") and "__pycache__" not in p.parts):
         name = "attention/" + path.relative_to(package).as_posix()
         h.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()[:16]

@@ -1,6 +1,6 @@
 //# allFunctionsCalledOnLoad
 // The page's words in its language: the function t fills a message of the catalog
-// (templates/strings/<lang>.toml; the build writes the keys the modules use into messages.js
+// (attention/strings/<lang>.toml; the build writes the keys the modules use into messages.js
 // and fails on a key it lacks). A plural message is chosen by `count` (Intl.PluralRules).
 
 import { LANG, MESSAGES } from "./messages.js";

@@ -1,0 +1,162 @@
+"""The reader's words in each language: one catalog per language, ``attention/strings/<lang>.toml``,
+for the site's build (its templates), the page's modules and, in time, the core's own messages.
+A message is a string with ``{name}`` placeholders, or a table of plural forms chosen by the
+number ``count`` (CLDR's categories: English has "one" and "other", Arabic six, Chinese one).
+Standard library only: the Pyodide wheel and setup.py read it.
+
+Two pseudo-locales are made from English, never written by hand, for the layout tests (as
+Android's and PhET's): ``en-XA``, accented and about 40 % longer, in brackets (a cut-off or
+untranslated string shows), and ``ar-XB``, English written right to left on a ``dir="rtl"`` page.
+
+>>> c = Catalog("en", {"saved": {"one": "Saved {count} page.", "other": "Saved {count} pages."}})
+>>> c.message("saved", count=1), c.message("saved", count=3)
+('Saved 1 page.', 'Saved 3 pages.')
+>>> c.message("lost")
+Traceback (most recent call last):
+...
+attention.catalog.MissingString: no string “lost” in the en catalog
+>>> pseudo(Catalog("en", {"a": "Load {size}"}), "en-XA").messages["a"]
+'⟦Ļöåð {size} ōñé⟧'
+>>> load().message("site.chapter", number=5)
+'Chapter 5'
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["FOLDER", "PSEUDO", "SOURCE", "Catalog", "MissingString", "load", "placeholders", "plural", "pseudo"]
+
+FOLDER = Path(__file__).parent / "strings"  # a catalog per language: <lang>.toml
+SOURCE = "en"  # the language every other catalog translates
+RTL = {"ar", "ar-XB"}  # written right to left
+PSEUDO = ("en-XA", "ar-XB")  # made from English (pseudo())
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_KEPT = re.compile(r"(\{\w+\}|<[^>]*>|&\w+;)")  # what a pseudo-locale leaves as it is
+
+
+class MissingString(LookupError):
+    """A key asked for that the catalog does not hold."""
+
+    def __init__(self, key: str, lang: str):
+        self.message = f"no string “{key}” in the {lang} catalog"
+        super().__init__(self.message)
+        self.key = key
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def plural(lang: str, n: float) -> str:
+    """CLDR's plural category of n in a language (the forms a catalog may give a message).
+
+    >>> [plural("en", n) for n in (0, 1, 2)], [plural("ar", n) for n in (0, 1, 2, 5, 11, 100)]
+    (['other', 'one', 'other'], ['zero', 'one', 'two', 'few', 'many', 'other'])
+    >>> plural("zh", 1)
+    'other'
+    """
+    base = lang.split("-")[0]
+    whole = float(n).is_integer()
+    i = int(n) if whole else None
+    if base == "zh":
+        return "other"
+    if base == "ar":
+        if not whole:
+            return "other"
+        if i in (0, 1, 2):
+            return ("zero", "one", "two")[i]
+        return "few" if 3 <= i % 100 <= 10 else "many" if 11 <= i % 100 <= 99 else "other"
+    return "one" if i == 1 else "other"
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """One language's strings, by dotted key ("runtime.load")."""
+
+    lang: str
+    messages: dict[str, str | dict[str, str]]
+
+    @property
+    def dir(self) -> str:
+        """The direction its pages are written in: "rtl" or "ltr"."""
+        return "rtl" if self.lang in RTL else "ltr"
+
+    def message(self, key: str, **values) -> str:
+        """The message of key, its placeholders filled (a plural message by ``count``)."""
+        found = self.messages.get(key)
+        if found is None:
+            raise MissingString(key, self.lang)
+        if isinstance(found, dict):
+            found = found.get(plural(self.lang, values["count"]), found["other"])
+        return _PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), found)
+
+
+def _flatten(table: dict, prefix: str = "") -> dict[str, str | dict[str, str]]:
+    """A TOML catalog's nested tables as dotted keys; a table of plural forms is one message."""
+    out: dict = {}
+    for name, value in table.items():
+        key = f"{prefix}{name}"
+        if isinstance(value, dict) and "other" not in value:
+            out |= _flatten(value, key + ".")
+        else:
+            out[key] = value
+    return out
+
+
+def load(lang: str = SOURCE, folder: Path = FOLDER) -> Catalog:
+    """The catalog of a language (a pseudo-locale is made from English); ``folder`` holds the
+    catalogs (a copy, in a test)."""
+    if lang in PSEUDO:
+        return pseudo(load(SOURCE, folder), lang)
+    path = folder / f"{lang}.toml"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise LookupError(f"{path}: no catalog for the language “{lang}”") from None
+    try:
+        return Catalog(lang, _flatten(tomllib.loads(text)))
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path}: malformed catalog: {exc}") from None
+
+
+def placeholders(message) -> set[str]:
+    """The placeholders' names of a message (of all its plural forms).
+
+    >>> sorted(placeholders({"one": "{count} key", "other": "{count} keys of {word}"}))
+    ['count', 'word']
+    """
+    texts = message.values() if isinstance(message, dict) else [message]
+    return {name for text in texts for name in _PLACEHOLDER.findall(text)}
+
+
+_ACCENTS = dict(zip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                    "åƀçðéƒĝĥîĵķļɱñöþǫŕšţûṽŵẋýžÅƁÇÐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽ"))
+_FILLER = "ōñé ţŵö ţĥŕéé ƒöûŕ ƒîṽé šîẋ šéṽéñ éîĝĥţ ñîñé ţéñ".split()
+
+
+def _pseudo_text(text: str, lang: str) -> str:
+    """English made strange: accented, about 40 % longer, bracketed (en-XA); or the same words
+    set right to left (ar-XB: a right-to-left override). Placeholders, tags and entities stay.
+
+    >>> _pseudo_text("Query <var>q</var> &amp; {v}", "en-XA")
+    '⟦Ǫûéŕý <var>ǫ</var> &amp; {v} ōñé ţŵö⟧'
+    """
+    if lang == "ar-XB":
+        return "\u202e" + text + "\u202c"
+    parts = _KEPT.split(text)  # words, kept, words, kept, ... (a placeholder, a tag, an entity)
+    accented = "".join(p.translate(str.maketrans(_ACCENTS)) if k % 2 == 0 else p for k, p in enumerate(parts))
+    letters = len(_KEPT.sub("", text))
+    filler, k = [], 0
+    while letters and len(" ".join(filler)) < 0.4 * letters:
+        filler.append(_FILLER[k % len(_FILLER)])
+        k += 1
+    return "⟦" + " ".join([accented, *filler]) + "⟧"
+
+
+def pseudo(catalog: Catalog, lang: str) -> Catalog:
+    """A pseudo-locale (PSEUDO) made from a catalog."""
+    return Catalog(lang, {key: {form: _pseudo_text(v, lang) for form, v in m.items()} if isinstance(m, dict)
+                          else _pseudo_text(m, lang) for key, m in catalog.messages.items()})
