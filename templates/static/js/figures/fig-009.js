@@ -4,6 +4,7 @@
 // A number's working is in its answer: selecting the number shows it, without asking Python.
 
 import { $, bound, dropAttrs, markStale, part, setAttr, setClass, setHidden, setText, syncList } from "../dom.js";
+import { t } from "../i18n.js";
 
 /** The live state this widget shows, by its name in the bridge (attention.protocol.registry.STATES). */
 export const STATE = "layer";
@@ -66,7 +67,7 @@ export function render(root, data) {
     const th = at.step.get(step.key);
     setClass(th, "is-changed", step.changed && Boolean(data.changed));
     setText(th.querySelector(".step-title"), step.title);
-    setAttr(th, "data-label", `step ${step.n} (${step.title})`);
+    setAttr(th, "data-label", t("layer.step-label", { n: step.n, title: step.title }));
   }
   for (const size of data.sizes) writeNumber(at.size.get(size.key), size);
   for (const unit of data.units) setText(bound(at.unit.get(unit.name), "fired"), unit.fired_text);
