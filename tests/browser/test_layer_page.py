@@ -312,3 +312,18 @@ def test_the_tables_headers_stand_over_their_numbers_and_the_controls_read_in_sa
     }""")
     assert seen["gap"] < 12, seen  # the name's end within a few pixels of its numbers' end
     assert seen["label"].split(",")[0].strip("'\" ") == seen["sans"].split(",")[0].strip("'\" "), seen
+
+
+def test_a_click_after_a_sentence_that_could_not_be_used_says_the_sentence_stayed(layer_page):
+    """A learner typed "the cat sat", then clicked a word: the bench's sentence came back into
+    the box and the message went, with no word of why."""
+    page = layer_page.page
+    page.fill("#layer-sentence", "the cat sat")
+    page.click("#fig-009 .layer-controls button[type=submit]")
+    message = page.locator("#layer-sentence-msg")
+    message.wait_for(state="visible", timeout=60000)
+    page.click('#fig-009 .layer-words button >> text="engineer"')
+    wait_for_focus(page, "engineer")
+    page.wait_for_function("() => !document.querySelector('#fig-009').classList.contains('is-stale')", timeout=60000)
+    assert message.inner_text() == "The sentence stays the last one that could be used; the one typed could not."
+    assert page.input_value("#layer-sentence") == " ".join(layer_view.view()["sentence"]["words"])

@@ -16,9 +16,9 @@ const KEPT = { // field: what the answer puts in it, and what to say then
     () => t("bench.sentence-kept")],
 };
 
-export function dropped(root, data) {
+export function dropped(root, data, controls = ".bench-controls") {
   return Object.entries(KEPT).flatMap(([field, [shown, say]]) => {
-    const input = $(root, `.bench-controls [name="${field}"][aria-invalid="true"]`);
+    const input = $(root, `${controls} [name="${field}"][aria-invalid="true"]`);
     const typed = input && input !== document.activeElement ? input.value.trim() : null;
     return typed !== null && typed !== shown(data) ? [{ field, message: say(typed, data) }] : [];
   });

@@ -5,6 +5,7 @@
 
 import { $, bound, dropAttrs, markStale, part, setAttr, setClass, setHidden, setText, syncList } from "../dom.js";
 import { t } from "../i18n.js";
+import { dropped } from "./bench-notes.js";
 
 /** The live state this widget shows, by its name in the bridge (attention.protocol.registry.STATES). */
 export const STATE = "layer";
@@ -183,7 +184,9 @@ export function mount(root, store) {
     markStale(root, !answer.ok, answer.unavailable ? "runtime" : "input");
     if (!answer.ok) return renderErrors(root, answer.errors);
     store.good = answer.data;
-    renderErrors(root, []);
+    // a field left invalid that this answer replaces says so, not vanish with the typed text
+    // (a word clicked after "the cat sat" put the bench's sentence back without a word)
+    renderErrors(root, dropped(root, answer.data, ".layer-controls"));
     render(root, answer.data);
     syncControls(root, answer.data);
     reshow();
