@@ -201,7 +201,7 @@ def _spoken(items) -> str:
 def _changed_sentence(r, full, word_steps, moved, i: int) -> str:
     """Say which of the followed word's steps a switch changed (and whose stream it changed,
     the positions ``moved``, when not every word's), what the MLP's units did then, and why."""
-    off = [SWITCH_LABELS[w] for w in r.without] + ([r.silent] if r.silent else [])
+    off = [SWITCH_LABELS[w] for w in r.without] + ([f"the {r.silent} head"] if r.silent else [])
     if not off:
         return ""
     word = r.words[i]
@@ -218,13 +218,18 @@ def _changed_sentence(r, full, word_steps, moved, i: int) -> str:
         if now[unit] != was[unit]:
             now_, was_ = ([f"“{w}”" for w in words] for words in (now[unit], was[unit]))
             said.append(f"“{unit}” now fires for {_spoken(now_) if now_ else 'no word'}; "
-                        f"in the whole layer it fires for {_spoken(was_) if was_ else 'no word'}.")
+                        f"with every part on, it fires for {_spoken(was_) if was_ else 'no word'}.")
         elif abs(r.hidden[i, k] - full.hidden[i, k]) > 1e-12:
             said.append(f"“{unit}” still fires for “{word}”, at {fixed(r.hidden[i, k])} "
                         f"instead of {fixed(full.hidden[i, k])}.")
-    zero = [w for w, row in zip(r.words, r.output) if not np.abs(row).max() > 1e-12]
-    if zero:
-        said.append(f"{len(zero)} of {len(r.words)} words end as all zeros.")
+    zero = [k for k, row in enumerate(r.output) if not np.abs(row).max() > 1e-12]
+    others = [f"“{w}”" for k, w in enumerate(r.words) if k not in zero]
+    if zero and not others:
+        said.append("Every word ends as all zeros.")
+    elif len(zero) > len(others):  # say the fewer: the words that keep a number
+        said.append(f"Every word but {_spoken(others)} ends as all zeros.")
+    elif zero:
+        said.append(f"{_spoken([f'“{r.words[k]}”' for k in zero])} end{'s' if len(zero) == 1 else ''} as all zeros.")
     said += [WHY[w] for w in r.without] + ([WHY["silent"]] if r.silent else [])
     return " ".join(said)
 

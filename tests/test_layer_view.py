@@ -79,9 +79,19 @@ def test_a_switch_marks_the_followed_words_steps_not_the_whole_layers():
     assert not any(c["changed"] for r in v["rows"] for c in r["cells"])
     assert "no number" not in v["changed"] and "steps 2 and 3 change for “the”" in v["changed"]
     assert "the stream’s numbers change only for “she”" in v["changed"]
-    assert "now fires for no word; in the whole layer it fires for “she”" in v["changed"]
+    assert "now fires for no word; with every part on, it fires for “she”" in v["changed"]
+    assert v["changed"].startswith("Without the coreference head:")
     marked = {s["key"] for s in layer_view.view(silent="coreference", focus=6)["steps"] if s["changed"]}
     assert marked == {key for key, n, _ in layer_view.STEPS if n >= 4}
+
+
+def test_the_words_left_all_zeros_are_named():
+    """ "6 of 8 words end as all zeros" said neither which nor whether the followed word was one."""
+    r = layer.forward(bench.DEFAULT_SENTENCE, without=["residual"])
+    kept = [w for w, row in zip(r.words, r.output) if np.abs(row).max() > 1e-12]
+    said = layer_view.view(without=["residual"])["changed"]
+    assert 0 < len(kept) < len(r.words) / 2  # most words end as zeros: the few others are named
+    assert f"Every word but {' and '.join(f'“{w}”' for w in kept)} ends as all zeros." in said
 
 
 @pytest.mark.parametrize("part", ["residual", "layer_norm", "mlp"])
