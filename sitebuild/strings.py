@@ -44,6 +44,8 @@ def markup(catalog: Catalog, key: str, **values):
     from markupsafe import Markup, escape
 
     safe = {name: v if isinstance(v, Markup) else escape(v) for name, v in values.items()}
+    if catalog.dir == "rtl":  # a value keeps its own direction among right-to-left words (FSI … PDI)
+        safe = {name: Markup("\u2068") + v + Markup("\u2069") for name, v in safe.items()}
     text = catalog.message(key, **{name: "\0" + name + "\0" for name in values})
     parts = text.split("\0")  # text, name, text, …
     own = Markup if key.endswith("-html") else escape

@@ -116,3 +116,11 @@ def test_no_module_types_a_sentence_for_the_reader():
             if PROSE.match(m.group(1) if m.group(1) is not None else m.group(2)):
                 typed.append(f"{path.name}:{code.count(chr(10), 0, m.start()) + 1}: {m.group(0)[:60]}")
     assert typed == []
+
+
+def test_in_a_right_to_left_language_a_value_keeps_its_own_direction():
+    """A number or an English word set among Arabic words is isolated (FSI … PDI): without it,
+    "647 px" in a right-to-left sentence read "px 647" in the pseudo-locale."""
+    said = str(strings.markup(strings.Catalog("ar", {"k": "الارتفاع {h} بكسل"}), "k", h="647 px"))
+    assert said == "الارتفاع \u2068647 px\u2069 بكسل"
+    assert str(strings.markup(strings.Catalog("en", {"k": "Height {h}"}), "k", h="647 px")) == "Height 647 px"

@@ -73,3 +73,27 @@ def test_every_catalog_string_is_laid_out_whole(browser, pseudo_site, width):
     assert starts_right == (lang == "ar-XB")
     w.assert_clean()
     context.close()
+
+
+# Where a text's first and last characters are drawn, left to right: (x of first, x of last)
+ENDS = """(sel) => { const e = document.querySelector(sel), text = e.firstChild, r = document.createRange();
+  const at = (k) => { r.setStart(text, k); r.setEnd(text, k + 1); return r.getBoundingClientRect().x; };
+  return [e.textContent, at(0), at(text.length - 1)]; }"""
+
+
+def test_numbers_and_vectors_read_left_to_right_in_a_right_to_left_page(browser, tmp_path_factory):
+    """MathML's order, in any page: the right-to-left pseudo-locale showed FIG-002's value
+    [1.000, 2.000] as "[2.000 ,1.000]" and FIG-009's −0.484 as "0.484−"."""
+    out = tmp_path_factory.mktemp("rtl") / "site"
+    build(out, lang="ar-XB")
+    with serving(out) as base:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(base + "mixture/")
+        text, first, last = page.evaluate(ENDS, "#fig-002 tbody tr td.num.wrap")
+        assert text.startswith("[") and first < last, text
+        page.goto(base + "layer/")
+        cell = page.evaluate("""() => { const v = [...document.querySelectorAll('#fig-009 .layer-stream td .v')]
+          .find((e) => e.textContent.startsWith('−')); v.id = 'negative'; return v.textContent; }""")
+        text, first, last = page.evaluate(ENDS, "#negative")
+        assert text == cell and first < last, text
+        page.close()

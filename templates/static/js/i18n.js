@@ -8,11 +8,15 @@ import { LANG, MESSAGES } from "./messages.js";
 // a pseudo-locale (en-XA, ar-XB) counts as the language it is made from
 const plurals = new Intl.PluralRules(LANG.replace(/-X[AB]$/, ""));
 
+// in a right-to-left language a value (a number, an English word, an address) is set apart
+// from the words around it (first-strong isolate … pop), so it keeps its own direction
+const isolate = /^ar\b/.test(LANG) ? (text) => `\u2068${text}\u2069` : (text) => text;
+
 /** The message of `key`, its {placeholders} filled from `values`. */
 export function t(key, values = {}) {
   let message = MESSAGES[key];
   if (typeof message === "object") message = message[plurals.select(values.count)] ?? message.other;
-  return message.replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
+  return message.replace(/\{(\w+)\}/g, (_, name) => isolate(String(values[name])));
 }
 
 /** A number as the page's language writes it (grouping, decimal sign). */
