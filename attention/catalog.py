@@ -28,13 +28,14 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["FOLDER", "PSEUDO", "SOURCE", "Catalog", "MissingString", "load", "placeholders", "plural", "pseudo"]
+__all__ = ["FOLDER", "PLACEHOLDER", "PSEUDO", "SOURCE", "Catalog", "MissingString", "load", "placeholders",
+           "plural", "pseudo"]
 
 FOLDER = Path(__file__).parent / "strings"  # a catalog per language: <lang>.toml
 SOURCE = "en"  # the language every other catalog translates
 RTL = {"ar", "ar-XB"}  # written right to left
 PSEUDO = ("en-XA", "ar-XB")  # made from English (pseudo())
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+PLACEHOLDER = re.compile(r"\{(\w+)\}")  # a placeholder; split() gives text, name, text, …
 _KEPT = re.compile(r"(\{\w+\}|<[^>]*>|&\w+;)")  # what a pseudo-locale leaves as it is
 
 
@@ -84,14 +85,21 @@ class Catalog:
         """The direction its pages are written in: "rtl" or "ltr"."""
         return "rtl" if self.lang in RTL else "ltr"
 
-    def message(self, key: str, **values) -> str:
-        """The message of key, its placeholders filled (a plural message by ``count``)."""
+    def text(self, key: str, count: float | None = None) -> str:
+        """The message of key as written, placeholders and all: a plural message's form for
+        ``count``, which it then needs."""
         found = self.messages.get(key)
         if found is None:
             raise MissingString(key, self.lang)
         if isinstance(found, dict):
-            found = found.get(plural(self.lang, values["count"]), found["other"])
-        return _PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), found)
+            if count is None:
+                raise KeyError(f"“{key}” is a plural message: it needs a count")
+            found = found.get(plural(self.lang, count), found["other"])
+        return found
+
+    def message(self, key: str, **values) -> str:
+        """The message of key, its placeholders filled (a plural message by ``count``)."""
+        return PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), self.text(key, values.get("count")))
 
 
 def _flatten(table: dict, prefix: str = "") -> dict[str, str | dict[str, str]]:
@@ -129,7 +137,7 @@ def placeholders(message) -> set[str]:
     ['count', 'word']
     """
     texts = message.values() if isinstance(message, dict) else [message]
-    return {name for text in texts for name in _PLACEHOLDER.findall(text)}
+    return {name for text in texts for name in PLACEHOLDER.findall(text)}
 
 
 _ACCENTS = dict(zip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",

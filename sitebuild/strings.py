@@ -15,7 +15,7 @@ import json
 import re
 from pathlib import Path
 
-from attention.catalog import FOLDER, PSEUDO, SOURCE, Catalog, MissingString, load, placeholders
+from attention.catalog import FOLDER, PLACEHOLDER, PSEUDO, SOURCE, Catalog, MissingString, load, placeholders
 
 from .errors import BuildError
 
@@ -40,14 +40,15 @@ def markup(catalog: Catalog, key: str, **values):
     'See “<a href="x">this</a>” &amp; more'
     >>> str(markup(Catalog("en", {"q-html": "Query <var>q</var> = {v}"}), "q-html", v="<1>"))
     'Query <var>q</var> = &lt;1&gt;'
+    >>> str(markup(Catalog("en", {"n": {"one": "{count} row", "other": "{count} rows"}}), "n", count=1))
+    '1 row'
     """
     from markupsafe import Markup, escape
 
     safe = {name: v if isinstance(v, Markup) else escape(v) for name, v in values.items()}
     if catalog.dir == "rtl":  # a value keeps its own direction among right-to-left words (FSI … PDI)
         safe = {name: Markup("\u2068") + v + Markup("\u2069") for name, v in safe.items()}
-    text = catalog.message(key, **{name: "\0" + name + "\0" for name in values})
-    parts = text.split("\0")  # text, name, text, …
+    parts = PLACEHOLDER.split(catalog.text(key, values.get("count")))  # text, name, text, …
     own = Markup if key.endswith("-html") else escape
     return Markup("").join(safe[p] if k % 2 else own(p) for k, p in enumerate(parts))
 
