@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import bench
+from .catalog import listed
 from .numbers import fixed
 
 __all__ = ["SHOWN", "STEPS", "head_here", "output", "walk"]
@@ -49,8 +50,7 @@ def head_here(words, weights, i, allowed) -> str:
         more = len(rest) - 1  # the open words not named: earlier ones, or itself (never later)
         parts.append(f"{fixed(others)} to the other {'word' if more == 1 else f'{more} words'} "
                      "it can see")
-    said = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
-    return f"On this sentence the query “{words[i]}” gives {said}."
+    return f"On this sentence the query “{words[i]}” gives {listed(parts)}."
 
 
 def output(o) -> list[dict]:

@@ -28,7 +28,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["FOLDER", "PLACEHOLDER", "PSEUDO", "SOURCE", "Catalog", "MissingString", "load", "placeholders",
+__all__ = ["FOLDER", "PLACEHOLDER", "PSEUDO", "SOURCE", "Catalog", "MissingString", "listed", "load", "placeholders",
            "plural", "pseudo"]
 
 FOLDER = Path(__file__).parent / "strings"  # a catalog per language: <lang>.toml
@@ -128,6 +128,17 @@ def load(lang: str = SOURCE, folder: Path = FOLDER) -> Catalog:
         return Catalog(lang, _flatten(tomllib.loads(text)))
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{path}: malformed catalog: {exc}") from None
+
+
+def listed(items) -> str:
+    """A list as a reader says it, in English for now (a catalog will give each language's
+    conjunction): "4", "4 and 5", "4, 5 and 6".
+
+    >>> listed([4]), listed(["“a”", "“b”"]), listed(["“a”", "“b”", "“c”"])
+    ('4', '“a” and “b”', '“a”, “b” and “c”')
+    """
+    said = [str(k) for k in items]
+    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
 
 
 def placeholders(message) -> set[str]:

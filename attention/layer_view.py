@@ -38,6 +38,7 @@ import numpy as np
 from . import bench, layer
 from .bench_input import BenchInputError, parse_position, parse_sentence, parse_temperature
 from .bench_input import reading_note
+from .catalog import listed
 from .numbers import fixed, shown, typed
 
 __all__ = ["GLOSSES", "OFF_TITLES", "STEPS", "SWITCH_LABELS", "columns", "default_focus", "view"]
@@ -188,16 +189,6 @@ def _fired(r: layer.Layer) -> dict[str, list[str]]:
             for k, u in enumerate(layer.UNITS)}
 
 
-def _spoken(items) -> str:
-    """A list as a reader says it: "4", "4 and 5", "4, 5 and 6".
-
-    >>> _spoken([4]), _spoken(["“a”", "“b”", "“c”"])
-    ('4', '“a”, “b” and “c”')
-    """
-    n = [str(k) for k in items]
-    return n[0] if len(n) == 1 else f"{', '.join(n[:-1])} and {n[-1]}"
-
-
 def _changed_sentence(r, full, word_steps, moved, i: int) -> str:
     """Say which of the followed word's steps a switch changed (and whose stream it changed,
     the positions ``moved``, when not every word's), what the MLP's units did then, and why."""
@@ -206,19 +197,19 @@ def _changed_sentence(r, full, word_steps, moved, i: int) -> str:
         return ""
     word = r.words[i]
     said = [f"Without {' and '.join(off)}: "
-            + (f"steps {_spoken(word_steps)} change for “{word}”." if word_steps
+            + (f"steps {listed(word_steps)} change for “{word}”." if word_steps
                else f"no number of “{word}” changes.")]
     if not moved:
         said.append("No word’s stream numbers change.")
     elif len(moved) < len(r.words):  # not every word's stream: say whose
-        names = _spoken([f"“{w}”" for w in dict.fromkeys(r.words[k] for k in moved)])
+        names = listed([f"“{w}”" for w in dict.fromkeys(r.words[k] for k in moved)])
         said.append(f"In the whole sentence, the stream’s numbers change only for {names}.")
     now, was = _fired(r), _fired(full)
     for k, unit in enumerate(layer.UNITS):
         if now[unit] != was[unit]:
             now_, was_ = ([f"“{w}”" for w in words] for words in (now[unit], was[unit]))
-            said.append(f"“{unit}” now fires for {_spoken(now_) if now_ else 'no word'}; "
-                        f"with every part on, it fires for {_spoken(was_) if was_ else 'no word'}.")
+            said.append(f"“{unit}” now fires for {listed(now_) if now_ else 'no word'}; "
+                        f"with every part on, it fires for {listed(was_) if was_ else 'no word'}.")
         elif abs(r.hidden[i, k] - full.hidden[i, k]) > 1e-12:
             said.append(f"“{unit}” still fires for “{word}”, at {fixed(r.hidden[i, k])} "
                         f"instead of {fixed(full.hidden[i, k])}.")
@@ -227,9 +218,9 @@ def _changed_sentence(r, full, word_steps, moved, i: int) -> str:
     if zero and not others:
         said.append("Every word ends as all zeros.")
     elif len(zero) > len(others):  # say the fewer: the words that keep a number
-        said.append(f"Every word but {_spoken(others)} ends as all zeros.")
+        said.append(f"Every word but {listed(others)} ends as all zeros.")
     elif zero:
-        said.append(f"{_spoken([f'“{r.words[k]}”' for k in zero])} end{'s' if len(zero) == 1 else ''} as all zeros.")
+        said.append(f"{listed([f'“{r.words[k]}”' for k in zero])} end{'s' if len(zero) == 1 else ''} as all zeros.")
     said += [WHY[w] for w in r.without] + ([WHY["silent"]] if r.silent else [])
     return " ".join(said)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import toy
+from .catalog import listed
 from .numbers import fixed, shown
 from .whatif import (CHANGED, DOUBLE, LABELS, LN_MAX, MESSAGES, NO_WEIGHTS, STEPS, Counterfactual,
                      counterfactual, entropy_bits)
@@ -28,8 +29,7 @@ def _largest(weights, labels) -> str:
     tied = [labels[j] for j in np.flatnonzero(np.isclose(w, w.max(), rtol=1e-12, atol=0))]
     if len(tied) == 1:
         return tied[0]
-    names = " and ".join(tied) if len(tied) == 2 else (
-        f"{', '.join(tied[:-1])} and {tied[-1]}" if len(tied) == 3 else f"{len(tied)} keys")
+    names = listed(tied) if len(tied) <= 3 else f"{len(tied)} keys"
     return f"{names}, tied at"
 
 
