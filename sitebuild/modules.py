@@ -18,12 +18,17 @@ __all__ = ["graph", "preloads"]
 _IMPORT = re.compile(r'^\s*import\s[^;]*?from\s+"(\.{1,2}/[^"]+)"|^\s*import\s+"(\.{1,2}/[^"]+)"', re.M)
 
 
-def graph(*starts: Path) -> set[Path]:
-    """Return JS modules and every module they import statically."""
+def graph(*starts: Path, missing: set[Path] | None = None) -> set[Path]:
+    """Return JS modules and every module they import statically; an import of a file not
+    there (one the build writes) is added to ``missing``, if given."""
     seen, todo = set(), list(starts)
     while todo:
         path = todo.pop()
-        if path in seen or not path.is_file():
+        if path in seen:
+            continue
+        if not path.is_file():
+            if missing is not None:
+                missing.add(path)
             continue
         seen.add(path)
         text = path.read_text(encoding="utf-8")
@@ -48,10 +53,10 @@ def preloads(js: Path, body: str) -> list[str]:
         return []
     js = js.resolve()
     page = js / "page.js"
-    found = graph(page, *mounted)
+    written = set()
+    found = graph(page, *mounted, missing=written)
     # the modules the build writes (page.js's table of widgets, the strings i18n.js reads): no
     # source to follow imports in, preloaded where a module of the page imports them
-    made = {name for name in (widgets.FILE, strings.FILE)
-            if any(f'"./{name}"' in p.read_text(encoding="utf-8") for p in found if p.parent == js)}
+    made = {name for name in (widgets.FILE, strings.FILE) if js / name in written}
     return sorted({*(f"js/{name}" for name in made),
                    *(f"js/{p.relative_to(js).as_posix()}" for p in found if p != page)})
