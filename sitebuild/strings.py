@@ -110,12 +110,13 @@ def check(templates: Path, folder: Path = FOLDER) -> list[str]:
 
 def module(catalog: Catalog, templates: Path) -> str:
     """The module the page's i18n.js imports: the catalog's messages the modules use."""
-    keys = sorted(used(modules(templates)))
-    missing = [k for k in keys if k not in catalog.messages]
+    uses = used(modules(templates))
+    missing = [k for k in sorted(uses) if k not in catalog.messages]
     if missing:
-        raise BuildError(MissingString(missing[0], catalog.lang).message, used(modules(templates))[missing[0]][0])
-    table = {k: catalog.messages[k] for k in keys}
+        raise BuildError(MissingString(missing[0], catalog.lang).message, uses[missing[0]][0])
+    table = {k: catalog.messages[k] for k in sorted(uses)}
     return ("// Written by the build (sitebuild/strings.py) from attention/strings/: the strings the\n"
-            "// page's modules say, in the page's language.\n"
+            "// page's modules say, in the page's language, and the direction it is written in.\n"
             f"export const LANG = {json.dumps(catalog.lang)};\n"
+            f"export const DIR = {json.dumps(catalog.dir)};\n"
             f"export const MESSAGES = {json.dumps(table, ensure_ascii=False, indent=0, sort_keys=True)};\n")

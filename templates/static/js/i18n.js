@@ -3,14 +3,16 @@
 // (attention/strings/<lang>.toml; the build writes the keys the modules use into messages.js
 // and fails on a key it lacks). A plural message is chosen by `count` (Intl.PluralRules).
 
-import { LANG, MESSAGES } from "./messages.js";
+import { DIR, LANG, MESSAGES } from "./messages.js";
 
 // a pseudo-locale (en-XA, ar-XB) counts as the language it is made from
-const plurals = new Intl.PluralRules(LANG.replace(/-X[AB]$/, ""));
+const base = LANG.replace(/-X[AB]$/, "");
+const plurals = new Intl.PluralRules(base);
 
-// in a right-to-left language a value (a number, an English word, an address) is set apart
-// from the words around it (first-strong isolate … pop), so it keeps its own direction
-const isolate = /^ar\b/.test(LANG) ? (text) => `\u2068${text}\u2069` : (text) => text;
+// in a right-to-left page (the catalog's direction) a value (a number, an English word, an
+// address) is set apart from the words around it (first-strong isolate … pop), so it keeps
+// its own direction
+const isolate = DIR === "rtl" ? (text) => `\u2068${text}\u2069` : (text) => text;
 
 /** The message of `key`, its {placeholders} filled from `values`. */
 export function t(key, values = {}) {
@@ -19,6 +21,13 @@ export function t(key, values = {}) {
   return message.replace(/\{(\w+)\}/g, (_, name) => isolate(String(values[name])));
 }
 
+// one formatter per number of decimals (a status line says a share every second while loading)
+const formats = new Map();
+
 /** A number as the page's language writes it (grouping, decimal sign). */
-export const number = (value, digits = 0) => new Intl.NumberFormat(LANG.replace(/-X[AB]$/, ""),
-  { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+export function number(value, digits = 0) {
+  if (!formats.has(digits)) {
+    formats.set(digits, new Intl.NumberFormat(base, { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+  }
+  return formats.get(digits).format(value);
+}
