@@ -41,6 +41,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .catalog import say
 from .ops import Trace, attend, project
 
 __all__ = [
@@ -150,7 +151,8 @@ def causal_mask(n: int) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class Head:
-    """One hand-set head: its weights and a plain-English account (arrays are read-only).
+    """One hand-set head: its weights and an account in words, in the language spoken now
+    (attention.catalog; arrays are read-only).
 
     W_Q, W_K: (11, d_k)    W_V: (11, d_v)
     """
@@ -159,13 +161,25 @@ class Head:
     W_Q: np.ndarray
     W_K: np.ndarray
     W_V: np.ndarray
-    behaviour: str
-    why: str
-    gloss: str  # a few words beside its name where a reader picks a head
 
     def __post_init__(self):
         for value in (self.W_Q, self.W_K, self.W_V):
             value.flags.writeable = False
+
+    @property
+    def behaviour(self) -> str:
+        """What it does, in a sentence."""
+        return _SAID[self.name]["behaviour"]()
+
+    @property
+    def why(self) -> str:
+        """How its weights do it: short paragraphs separated by a blank line."""
+        return _SAID[self.name]["why"]()
+
+    @property
+    def gloss(self) -> str:
+        """A few words beside its name where a reader picks a head."""
+        return _SAID[self.name]["gloss"]()
 
 
 def _table(columns: dict[int, dict[str, float]], width: int = D_K) -> np.ndarray:
@@ -219,74 +233,30 @@ _VERB = (
     {0: {"verb": 10}, 1: _RECENT},
 )
 
-# Each head's "why" is short paragraphs separated by a blank line. Feature names (bias,
-# det, noun, verb, pron, person, sin1, cos1, sin2, cos2) are the rows of W_Q and W_K, as in
-# FEATURES; the page renders W_Q and W_K with subscripts.
-_SPECS = (
-    ("previous-token", _PREV,
-     "Each word looks mostly at the word just before it.",
-     "Channels 0 and 1 compare the fast position waves (the sin2 and cos2 features). W_K copies "
-     "a key’s sin2 and cos2 into channels 0 and 1, times 10. W_Q fills the same channels from "
-     "the query’s sin2 and cos2 with −0.12, −0.69, 0.69 and −0.12: 0.7 times the query’s wave "
-     "turned back by one step (cos 1.75 = −0.18, sin 1.75 = 0.98).\n\n"
-     "Their product is 7 cos(1.75 (i − 1 − j)): 7 for the word just before the query, only −1.2 "
-     "for the query itself.\n\n"
-     "About 8 and 19 words back the fast wave nearly lines up again, so channels 2 and 3 compare "
-     "the slow waves the same way: W_K copies a key’s sin1 and cos1, times 10, and W_Q asks with "
-     "3 cos1 and −3 sin1 of the query. Their product is 30 sin(0.05 (j − i)): 0 for the query "
-     "itself, −1.5 for the word before it, and lower the further back a word is (−12 at 8 "
-     "words back, −24 at 19). The query itself keeps a visible share."),
-    ("sink", _SINK,
-     "Each word looks mostly at the first word of the sentence.",
-     "One channel. W_K turns a key’s position into 4 cos2 − 30 sin1: 4 at the first word, where "
-     "the fast wave’s cosine is at its top and the slow wave’s sine is 0. From the next word on "
-     "the slow sine grows, about 1.5 a word at first, while the fast cosine swings between −4 and "
-     "4, so no later word comes back above −2.2.\n\n"
-     "Every query asks channel 0 with 1 (from its bias feature), so the first word wins whatever "
-     "it is, by at least 6.2 (2.2 after the division by √8).\n\n"
-     "The second word keeps a share of about 0.1; in a long sentence the words near the start "
-     "keep small shares too, and the first word about three quarters."),
-    ("coreference", _COREF,
-     "A pronoun looks mostly at the nearest earlier noun that agrees with it (she, he, they: a "
-     "person; it: a thing), or at itself if there is none; other words look mostly at the "
-     "first word.",
-     "Channel 0 checks for a person. Keys hold 10 × person; she, he and they ask with "
-     "32 − 16 = +16 (person and pron features) and it asks with −16. A noun of the wrong kind "
-     "ends 160 below one of the right kind.\n\n"
-     "Channel 1 finds nouns. Keys hold 10 × noun, and a pronoun asks with "
-     "7.7 + 5 sin1 − 7.5 cos1 of its own position. Times the key’s 10, a noun gets "
-     "2.5 × (the pronoun’s recency + 30) + 2. Recency (channel 2) gives every word 2.5 × its "
-     "recency, which is −30 at the first word, so recency lifts no word more than "
-     "2.5 × (the pronoun’s recency + 30) above the first word: the nearest agreeing noun beats every word "
-     "after it by at least 2, before the division by √8.\n\n"
-     "Channel 2 is recency: W_K turns the slow position wave into 20 sin1 − 30 cos1, rising at "
-     "every step. Pronouns ask for it with +2.5, so among equal words the latest wins, and with "
-     "no agreeing noun the pronoun itself, the latest word, does. Every other class asks with "
-     "−250, which sends those words firmly to the first word and outweighs what they get on "
-     "channels 0 and 1."),
-    ("verb-lookup", _VERB,
-     "A noun looks mostly at the nearest earlier verb, or at itself if there is none; other "
-     "words look mostly at the first word.",
-     "Channel 0 finds verbs. Keys hold 10 × verb, and a noun asks with 7.7 + 5 sin1 − 7.5 cos1 "
-     "of its own position. Times the key’s 10, a verb gets 2.5 × (the noun’s recency + 30) "
-     "+ 2. Recency (channel 1) gives every word 2.5 × its recency, which is −30 at the first "
-     "word, so recency lifts no word more than 2.5 × (the noun’s recency + 30) above the "
-     "first word: the nearest earlier verb beats every word after it by at least 2, before the "
-     "division by √8.\n\n"
-     "Channel 1 is recency: W_K turns the slow position wave into 20 sin1 − 30 cos1, rising at "
-     "every step. Nouns ask for it with +2.5, so among equal words the latest wins, and with no "
-     "verb before it the noun itself does.\n\n"
-     "Every other class asks channel 1 with −80, which sends those words firmly to the first "
-     "word: the sin1 and cos1 part of channel 0 gives them at most 75 either way."),
-)
+_SPECS = (("previous-token", _PREV), ("sink", _SINK), ("coreference", _COREF), ("verb-lookup", _VERB))
 
-# What each head's name means, in a few words, where a reader picks one.
-_GLOSSES = {"previous-token": "the word before", "sink": "the first word",
-            "coreference": "a pronoun finds its noun", "verb-lookup": "a noun finds its verb"}
+# Each head's words (attention/strings/<lang>.toml): its behaviour in a sentence; its "why",
+# short paragraphs separated by a blank line, whose feature names (bias, det, noun, verb,
+# pron, person, sin1, cos1, sin2, cos2) are the rows of W_Q and W_K, as in FEATURES (the page
+# renders W_Q and W_K with subscripts); and its gloss, what its name means in a few words,
+# where a reader picks one.
+_SAID = {
+    "previous-token": {"behaviour": lambda: say("bench-heads.previous-token-behaviour"),
+                       "why": lambda: say("bench-heads.previous-token-why"),
+                       "gloss": lambda: say("bench-heads.previous-token-gloss")},
+    "sink": {"behaviour": lambda: say("bench-heads.sink-behaviour"),
+             "why": lambda: say("bench-heads.sink-why"),
+             "gloss": lambda: say("bench-heads.sink-gloss")},
+    "coreference": {"behaviour": lambda: say("bench-heads.coreference-behaviour"),
+                    "why": lambda: say("bench-heads.coreference-why"),
+                    "gloss": lambda: say("bench-heads.coreference-gloss")},
+    "verb-lookup": {"behaviour": lambda: say("bench-heads.verb-lookup-behaviour"),
+                    "why": lambda: say("bench-heads.verb-lookup-why"),
+                    "gloss": lambda: say("bench-heads.verb-lookup-gloss")},
+}
 
 HEADS = MappingProxyType({
-    name: Head(name, _table(q), _table(k), _values(), behaviour, why, _GLOSSES[name])
-    for name, (q, k), behaviour, why in _SPECS
+    name: Head(name, _table(q), _table(k), _values()) for name, (q, k) in _SPECS
 })
 
 

@@ -16,6 +16,7 @@ from collections import Counter
 from typing import NamedTuple
 
 from . import bench, lab
+from .catalog import say
 from .numbers import fixed, typed
 
 __all__ = ["COLUMNS", "DIAL_SPAN", "LABEL_LINE", "LABEL_SHARE", "PALETTE", "PATTERNS", "TRAY_HEIGHT",
@@ -140,14 +141,15 @@ def _dials(words, named, z, i, allowed, causal, rows, lay) -> list[dict]:
         state = "live" if allowed[j] else "shut" if causal[j] else "dead"
         gap = float(top - z[j])
         best = bool(allowed[j] and gap <= 0)
-        why = {"live": " (the best match)" if best else "", "shut": " (stopcock shut)",
-               "dead": " (comes later: masked)"}[state]
+        why = (say("bench-drawing.best") if best else "") if state == "live" else \
+            say("bench-drawing.shut") if state == "shut" else say("bench-drawing.later")
         out.append({"index": j, "x": lay.xs[j], "y": DIAL_Y + lay.rows[j] * DIAL_ROW,
                     "word": named[j], **look(j), "state": state, "best": best, "is_query": j == i,
                     "angle": plain(dial_angle(gap) if allowed[j] else -90.0),
                     "pinned": bool(allowed[j] and gap >= DIAL_SPAN),
                     "reading": rows[j]["dot"]["text"],
-                    "label": f"{w}, word {j}: q·k {rows[j]['dot']['text']}{why}"})
+                    "label": say("bench-drawing.dial", word=w, j=j, reading=rows[j]["dot"]["text"],
+                                 why=why)})
     return out
 
 
@@ -163,13 +165,14 @@ def _valves(words, weights, i, allowed, causal, lay) -> list[dict]:
     for j, w in enumerate(words):
         x, y = lay.xs[j], lay.valves + lay.rows[j] * VALVE_ROW
         is_open = bool(allowed[j])
-        state = "open" if is_open else "shut" if causal[j] else "shut (it comes after the query)"
+        state = say("bench-drawing.valve-open") if is_open else say("bench-drawing.valve-shut") \
+            if causal[j] else say("bench-drawing.valve-later")
         out.append({"index": j, "x": x, "y": y, "word": w, **look(j),
                     "open": is_open, "can_turn": bool(causal[j]),
                     "handle": handle(is_open),
                     "stream": f"M 0 16 L 0 30 L {plain(round(WIDTH / 2 - x, 3))} {plain(lay.tray - y)}",
                     "flow": plain(round(float(weights[j]) * 16.0, 3)),
-                    "label": f"Stopcock of {w} (word {j})", "state": state})
+                    "label": say("bench-drawing.valve", word=w, j=j), "state": state})
     return out
 
 
@@ -251,11 +254,10 @@ def drawing(words, tr, i, allowed, causal, t, rows, q_text="") -> dict:
         "face": f"M {-radius} 0 A {radius} {radius} 0 0 1 {radius} 0",  # open: no base line
         "tick": [0, -radius, 0, -radius + 7], "hub": 3, "label_y": [18, 34],
         "valve": {"radius": 16, "ring": 22, "pipe": [0, -26, 0, -16], "hit": [-32, -32, 64, 64]},
-        "legend": {"y": lay.plate - 44, "text": f"Number: q·k. Needle: the score after the plate, "
-                   f"upright for the best, flat {DIAL_SPAN} or more below it"},
+        "legend": {"y": lay.plate - 44, "text": say("bench-drawing.legend", span=DIAL_SPAN)},
         "stratum": {"x": 340, "width": 120, "label_x": LABEL_X},
         "carriage": {"x": _carriage_x(lay.xs[i]), "y": 40, "word": named[i],
-                     "label": f"The carriage: the query “{words[i]}”, q = {q_text}",
+                     "label": say("bench-drawing.carriage", word=words[i], q=q_text),
                      "cells": [-56 + 14 * c for c in range(bench.D_K)]},
         "dials": _dials(words, named, tr.tempered[i], i, allowed, causal, rows, lay),
         "plate": f"÷ √{bench.D_K}" + ("" if t == lab.NEUTRAL_T else f" ÷ T ({typed(t)})"),

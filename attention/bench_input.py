@@ -8,17 +8,22 @@ reader share these parsers.
 from __future__ import annotations
 
 
-from . import bench, lab
+from . import bench, catalog, lab
+from .catalog import say
 
 __all__ = ["BenchInputError", "check_head", "parse_position", "parse_sentence", "parse_shut",
            "parse_temperature", "reading_note"]
 
 
-# What a reader with words the bench does not know can do (the list is under the drawing)
-# (said on the page, in a notebook and in Python alike: the page's hint under the box links
-# to its list of the words; Python's is attention.bench.LEXICON)
-WAY_FORWARD = (f"The bench knows only its {len(bench.LEXICON)} words: swap each word it does not "
-               "know for one of the same kind, a noun for a noun, a verb for a verb.")
+def way_forward() -> str:
+    """What a reader with words the bench does not know can do (the list is under the drawing),
+    in the language spoken now (said on the page, in a notebook and in Python alike: the page's
+    hint under the box links to its list of the words; Python's is attention.bench.LEXICON)."""
+    return say("bench-input.way-forward", size=len(bench.LEXICON))
+
+
+with catalog.speaking(catalog.SOURCE):
+    WAY_FORWARD = way_forward()  # the English sentence (as a test compares it)
 
 
 class BenchInputError(ValueError):
@@ -44,13 +49,13 @@ def parse_sentence(text) -> list[str]:
     attention.bench_input.BenchInputError: Not in the lexicon: “sawe” (try saw), “brige” (try bridge). The bench knows only its 82 words: swap each word ... a noun for a noun, a verb for a verb.
     """  # noqa: E501 (a doctest shows its output whole, on one line)
     if not isinstance(text, str):
-        raise BenchInputError("sentence", "The sentence must be text.")
+        raise BenchInputError("sentence", say("bench-input.not-text"))
     words = bench.tokenize(text[:2000])
     if not words:
-        raise BenchInputError("sentence", "Type a sentence of at least one word.")
+        raise BenchInputError("sentence", say("bench-input.empty"))
     if len(words) > bench.MAX_WORDS:
-        raise BenchInputError("sentence", f"Use at most {bench.MAX_WORDS} words; "
-                                          f"this sentence has {len(words)}.")
+        raise BenchInputError("sentence", say("bench-input.too-long", most=bench.MAX_WORDS,
+                                              count=len(words)))
     unknown = [w for w in dict.fromkeys(words) if w not in bench.LEXICON]
     if unknown:
         parts = []
@@ -58,29 +63,35 @@ def parse_sentence(text) -> list[str]:
             import difflib  # only for a word not in the lexicon: not on the runtime's start
 
             near = difflib.get_close_matches(w, bench.LEXICON.keys(), n=2, cutoff=0.7)
-            parts.append(f"“{w[:30]}”" + (f" (try {', '.join(near)})" if near else ""))
-        more = f" and {len(unknown) - 8} more" if len(unknown) > 8 else ""
-        raise BenchInputError("sentence", f"Not in the lexicon: {', '.join(parts)}{more}. {WAY_FORWARD}")
+            parts.append(say("bench-input.unknown-near", word=w[:30],
+                             near=say("list.separator").join(near))
+                         if near else say("bench-input.unknown-word", word=w[:30]))
+        more = say("bench-input.unknown-more", count=len(unknown) - 8) if len(unknown) > 8 else ""
+        raise BenchInputError("sentence", say("bench-input.unknown",
+                                              words=say("list.separator").join(parts), more=more,
+                                              way=way_forward()))
     return words
 
 
 def parse_position(value, field: str, n: int, what: str) -> int:
-    """Read a word position 0..n-1."""
+    """Read a word position 0..n-1; ``what`` names it as a reader reads it, in the language
+    spoken now (the caller says it: "query", "shut stopcock")."""
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise BenchInputError(field, f"The {what} must be a word position.")
+        raise BenchInputError(field, say("bench-input.position", what=what))
     try:
         i = int(value)
     except (ValueError, OverflowError):
-        raise BenchInputError(field, f"The {what} must be a word position.") from None
+        raise BenchInputError(field, say("bench-input.position", what=what)) from None
     if i != value and str(i) != value or not 0 <= i < n:
-        raise BenchInputError(field, f"The {what} must be a word position from 0 to {n - 1}.")
+        raise BenchInputError(field, say("bench-input.position-range", what=what, first=0, last=n - 1))
     return i
 
 
 def check_head(head) -> None:
     """Raise unless head names one of the bench's heads."""
     if not isinstance(head, str) or head not in bench.HEADS:
-        raise BenchInputError("head", f"Choose one of the heads: {', '.join(bench.HEADS)}.")
+        raise BenchInputError("head", say("bench-input.head",
+                                          heads=say("list.separator").join(bench.HEADS)))
 
 
 def parse_shut(value, n: int) -> list[bool]:
@@ -88,10 +99,10 @@ def parse_shut(value, n: int) -> list[bool]:
     if value is None:
         return [False] * n
     if not isinstance(value, list) or len(value) > bench.MAX_WORDS:
-        raise BenchInputError("shut", "The shut stopcocks must be a list of word positions.")
+        raise BenchInputError("shut", say("bench-input.shut-list"))
     shut = [False] * n
     for v in value:
-        shut[parse_position(v, "shut", n, "shut stopcock")] = True
+        shut[parse_position(v, "shut", n, say("bench-input.what-shut"))] = True
     return shut
 
 
@@ -117,6 +128,7 @@ def reading_note(text, words: list[str]) -> str:
         return ""
     plain = " ".join(text.split())
     changes = [what for what, changed in (
-        ("lower-cased", plain != plain.lower()),
-        ("punctuation dropped", any(ch in text for ch in ".,;:!?"))) if changed]
-    return f"Read as “{' '.join(words)}”: {', '.join(changes)}." if changes else ""
+        (say("bench-input.lower-cased"), plain != plain.lower()),
+        (say("bench-input.punctuation-dropped"), any(ch in text for ch in ".,;:!?"))) if changed]
+    return say("bench-input.read-as", words=" ".join(words),
+               changes=say("list.separator").join(changes)) if changes else ""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import bench
+from .catalog import say
 
 __all__ = ["heads", "lexicon"]
 
@@ -40,7 +41,8 @@ def lexicon() -> list[dict]:
     >>> [(g["class"], len(g["words"])) for g in lexicon()][3]
     ('pronoun', 4)
     """
-    names = {"determiner": "Determiners", "noun": "Nouns", "verb": "Verbs",
-             "pronoun": "Pronouns", "other": "Other words"}
+    names = {"determiner": say("bench-tables.determiners"), "noun": say("bench-tables.nouns"),
+             "verb": say("bench-tables.verbs"), "pronoun": say("bench-tables.pronouns"),
+             "other": say("bench-tables.other-words")}
     return [{"class": c, "label": names[c], "words": ws}
             for c, ws in bench.lexicon_by_class().items()]

@@ -28,13 +28,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import bench, bench_walk, lab, whatif, whatif_panel
+from . import bench, bench_walk, catalog, lab, whatif, whatif_panel
 from .bench_drawing import WIDTH, layout, look, names, plain
 from .bench_drawing import drawing as _drawing
 from .bench_input import (BenchInputError, check_head, parse_position, parse_shut, parse_sentence,
                           parse_temperature, reading_note)
 from .bench_tables import heads, lexicon
 from .bench_whatif import whatif_drawing
+from .catalog import say
 from .numbers import fixed, fixed_all, shown, typed
 
 __all__ = ["BenchInputError", "WIDTH", "heads", "lexicon", "matrix_weights", "parse_sentence",
@@ -59,15 +60,16 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
     check_head(head)
     default_query = next((i for i, w in enumerate(words) if bench.LEXICON[w].word_class
                           == "pronoun"), n - 1)
-    i = default_query if query is None else parse_position(query, "query", n, "query")
+    i = default_query if query is None else parse_position(query, "query", n,
+                                                           say("bench-input.what-query"))
     t = parse_temperature(temperature, slider)
     closed = parse_shut(shut, n)
     head_state = _head_state(tuple(words), head, t, tuple(closed))
     if not head_state.allowed[i].any():
-        raise BenchInputError("shut", f"Every key “{words[i]}” may use is shut: nothing to "
-                                      "pour. Open a stopcock.")
+        raise BenchInputError("shut", say("bench-view.all-shut", word=words[i]))
     Q = head_state.Q  # (n, d_k)
-    rows, drawing, summary, said = _query_parts(tuple(words), head, t, tuple(closed), i)
+    rows, drawing, summary, said = _query_parts(tuple(words), head, t, tuple(closed), i,
+                                                catalog.spoken())
     labels = names(words)  # as the drawing, the matrix and the what-if name the words
     out = {
         "state": {"sentence": " ".join(words), "head": head, "query": i,
@@ -84,7 +86,7 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
         **_head_matrix(tuple(words), head, t, tuple(closed)),
         "drawing": drawing,
         "summary": summary,
-        "announce": f"{head} head, T = {typed(t)}: {summary}",
+        "announce": say("bench-view.announce", head=head, t=typed(t), summary=summary),
         "output": said["output"],
         "walk": said["walk"],
         "heads_here": _heads_here(tuple(words), t, tuple(closed), i),
@@ -92,7 +94,8 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
     try:  # the what-if panel: the same row with steps removed (attention.whatif)
         removed = whatif.steps(without)
     except ValueError as exc:
-        raise BenchInputError("without", f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
+        raise BenchInputError("without", say("bench-view.without",
+                                             reason=f"{str(exc)[:1].upper()}{str(exc)[1:]}")) from None
     out["whatif"] = {**whatif_panel.bench_entry(head_state.trace, removed, i, labels,
                                           head_state.causal, closed),
                      "state": out["state"]}
@@ -105,10 +108,11 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
 
 
 @functools.lru_cache(maxsize=64)
-def _query_parts(words: tuple, head: str, t: float, closed: tuple, i: int) -> tuple:
+def _query_parts(words: tuple, head: str, t: float, closed: tuple, i: int, lang: str) -> tuple:
     """Return one query's table rows, drawing, summary and words (the head's shares here, the
     output vector, the walk); a reader clicking back and forth between rows gets them again at
-    once. Callers must not change what it returns."""
+    once. Callers must not change what it returns. ``lang``: the language spoken now
+    (catalog.spoken()), which its words are in: one language's are never another's."""
     hs = _head_state(words, head, t, closed)
     words = list(words)
     rows = _rows(words, hs.trace, hs.Q[i], hs.K, i, hs.allowed[i], hs.causal[i], list(closed))
@@ -201,7 +205,7 @@ def _strips(q: np.ndarray, K: np.ndarray) -> list[dict]:
 
 def _row_note(allowed: bool, causal: bool) -> str:
     """Say why a key gets no weight, for screen readers ("" when it is open)."""
-    return "" if allowed else " (comes later: masked)" if not causal else " (stopcock shut)"
+    return "" if allowed else say("bench-view.later") if not causal else say("bench-view.shut")
 
 
 def _rows(words, tr, q, K, i, allowed, causal, closed) -> list[dict]:
@@ -234,4 +238,5 @@ def _summary(words, weights, i) -> str:
     """Say the current row in words, heaviest first, for the drawing's text alternative."""
     order = np.argsort(-weights, kind="stable")  # (n,)
     parts = [f"{words[j]} {fixed(weights[j])}" for j in order if weights[j] >= 0.0005]
-    return f"query {words[i]}: " + ", ".join(parts[:6]) + ("" if len(parts) <= 6 else ", …")
+    named = parts[:6] + ([] if len(parts) <= 6 else ["…"])
+    return say("bench-view.summary", word=words[i], weights=say("list.separator").join(named))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import bench
-from .catalog import listed
+from .catalog import listed, say
 from .numbers import fixed
 
 __all__ = ["SHOWN", "STEPS", "head_here", "output", "walk"]
@@ -26,7 +26,7 @@ SHOWN = 3  # the walk names this many keys, heaviest first, then says how many m
 
 
 def _quoted(words, j, i) -> str:
-    return "itself" if j == i else f"“{words[j]}”"
+    return say("bench-walk.itself") if j == i else say("bench-walk.quoted", word=words[j])
 
 
 def head_here(words, weights, i, allowed) -> str:
@@ -41,16 +41,16 @@ def head_here(words, weights, i, allowed) -> str:
     """
     order = [j for j in np.argsort(-weights, kind="stable") if allowed[j]]
     top = order[0]
-    parts = [f"{fixed(weights[top])} to {_quoted(words, top, i)}"]
+    parts = [say("bench-walk.share-to", share=fixed(weights[top]), whom=_quoted(words, top, i))]
     rest = order[1:]
     if rest:
-        parts.append(f"{fixed(weights[rest[0]])} to {_quoted(words, rest[0], i)}")
+        parts.append(say("bench-walk.share-to", share=fixed(weights[rest[0]]),
+                         whom=_quoted(words, rest[0], i)))
     if len(rest) > 1:
         others = float(sum(weights[j] for j in rest[1:]))
         more = len(rest) - 1  # the open words not named: earlier ones, or itself (never later)
-        parts.append(f"{fixed(others)} to the other {'word' if more == 1 else f'{more} words'} "
-                     "it can see")
-    return f"On this sentence the query “{words[i]}” gives {listed(parts)}."
+        parts.append(say("bench-walk.share-others", share=fixed(others), count=more))
+    return say("bench-walk.here", word=words[i], shares=listed(parts))
 
 
 def output(o) -> list[dict]:
@@ -64,10 +64,12 @@ def _heaviest(words, rows, key, i) -> str:
     """The SHOWN heaviest open keys with their `key` column's text, then how many more."""
     live = [r for r in rows if r["allowed"]]
     live.sort(key=lambda r: -r["weight"]["value"])
-    named = ", ".join(f"{r['word']}{' (the query)' if r['index'] == i else ''} {r[key]['text']}"
-                      for r in live[:SHOWN])
+    named = say("list.separator").join(
+        say("bench-walk.heavy", word=r["word"], number=r[key]["text"],
+            query=say("bench-walk.the-query") if r["index"] == i else "")
+        for r in live[:SHOWN])
     more = len(live) - SHOWN
-    return named + ("" if more <= 0 else f", and {more} more")
+    return named if more <= 0 else say("bench-walk.more", named=named, count=more)
 
 
 def walk(words, head, t_text, i, rows, query_vector, o, closed) -> list[dict]:
@@ -79,30 +81,33 @@ def walk(words, head, t_text, i, rows, query_vector, o, closed) -> list[dict]:
     top = max(live, key=lambda r: r["tempered"]["value"])
     low, high = (f(live, key=lambda r: r["dot"]["value"]) for f in (min, max))
     t_part = "" if t_text == "1" else f" ÷ {t_text}"
-    kept = f"{future} later word{'s' if future != 1 else ''} shut by the causal mask" + (
-        f", {shut} shut by you" if shut else "")
+    kept = say("bench-walk.later", count=future)
+    if shut:
+        kept = say("bench-walk.by-you", kept=kept, count=shut)
     total = fixed(sum(r["exp"]["value"] for r in rows if r["allowed"]))
-    o_text = ", ".join(f"{e['feature']} {e['text']}" for e in output(o))
+    o_text = say("list.separator").join(f"{e['feature']} {e['text']}" for e in output(o))
+    z_top = top["tempered"]["text"]
     steps = [
-        ("carriage", "The carriage holds the query", "q",
-         f"q of “{words[i]}” = {query_vector}"),
-        ("dials", "Each dial compares it with one key", "q·kⱼ",
-         f"q·k from {low['dot']['text']} to {high['dot']['text']} over the {n_open} open "
-         f"key{'s' if n_open != 1 else ''}; for the keys that end with the largest shares: "
-         f"{_heaviest(words, rows, 'dot', i)}"),
-        ("plate", "The plate divides every score", f"zⱼ = q·kⱼ ÷ √{bench.D_K} ÷ T",
-         f"÷ √{bench.D_K}{t_part}: {_heaviest(words, rows, 'tempered', i)}; "
-         f"the largest z is {top['word']}’s {top['tempered']['text']}"),
-        ("reservoir", "The sealed reservoir holds one unit", "Σ aⱼ = 1",
-         f"1 unit for {n_open} open key{'s' if n_open != 1 else ''} ({kept})"),
-        ("valves", "The stopcocks share it by eᶻ", "e^(zⱼ − max z) ÷ Σ",
-         f"e^(z − {top['tempered']['text']}): {_heaviest(words, rows, 'exp', i)}; "
-         f"their sum {total}; each weight is its e^(z − {top['tempered']['text']}) ÷ {total}"),
-        ("tray", "The tray holds the weights and the output", "aⱼ and o = Σ aⱼvⱼ",
-         f"weights: {_heaviest(words, rows, 'weight', i)}"),
+        ("carriage", say("bench-walk.title-carriage"), "q",
+         say("bench-walk.numbers-carriage", word=words[i], vector=query_vector)),
+        ("dials", say("bench-walk.title-dials"), "q·kⱼ",
+         say("bench-walk.numbers-dials", low=low["dot"]["text"], high=high["dot"]["text"],
+             count=n_open, heaviest=_heaviest(words, rows, "dot", i))),
+        ("plate", say("bench-walk.title-plate"), f"zⱼ = q·kⱼ ÷ √{bench.D_K} ÷ T",
+         say("bench-walk.numbers-plate", divide=f"÷ √{bench.D_K}{t_part}",
+             heaviest=_heaviest(words, rows, "tempered", i), word=top["word"], z=z_top)),
+        ("reservoir", say("bench-walk.title-reservoir"), "Σ aⱼ = 1",
+         say("bench-walk.numbers-reservoir", count=n_open, kept=kept)),
+        ("valves", say("bench-walk.title-valves"), "e^(zⱼ − max z) ÷ Σ",
+         say("bench-walk.numbers-valves", top=z_top, heaviest=_heaviest(words, rows, "exp", i),
+             total=total)),
+        ("tray", say("bench-walk.title-tray"), say("bench-walk.term-tray"),
+         say("bench-walk.numbers-tray", heaviest=_heaviest(words, rows, "weight", i))),
     ]
     return [{"n": k, "part": part, "title": title, "term": term, "numbers": numbers,
-             "where": f"Step {k} of {STEPS}",
-             "said": f"Step {k} of {STEPS}, {head} head, T = {t_text}. {title}, {term}: "
-                     f"{numbers}" + (f"; output o: {o_text}." if part == "tray" else ".")}
+             "where": say("bench-walk.where", n=k, steps=STEPS),
+             "said": say("bench-walk.said-tray", n=k, steps=STEPS, head=head, t=t_text, title=title,
+                         term=term, numbers=numbers, output=o_text) if part == "tray" else
+                     say("bench-walk.said", n=k, steps=STEPS, head=head, t=t_text, title=title,
+                         term=term, numbers=numbers)}
             for k, (part, title, term, numbers) in enumerate(steps, start=1)]

@@ -3,12 +3,14 @@ mask would open, a second core sample and a note in words (the drawing's what-if
 
 from __future__ import annotations
 
+import unicodedata
 
 import numpy as np
 
 from . import whatif
 from .bench_drawing import (DIAL_SPAN, TRAY_HEIGHT, WIDTH, Layout, dial_angle, handle, plain,
                             stack_strata, strata_bottom)
+from .catalog import say
 
 __all__ = ["GHOST_PAST", "NOTE_CHARS", "whatif_drawing"]
 
@@ -20,28 +22,71 @@ NOTE_CHARS = 42  # the note under the drawing wraps at this many characters (pho
 NOTE_TOP, NOTE_LINE = 34, 36  # the note's first baseline below the tray's bottom, line pitch
 
 
+_NO_LINE_START = set("，。、：；！？）》」”’…")  # Chinese punctuation stays with what is before it
+_NO_LINE_END = set("（《「“‘")  # ... and an opening mark with what follows it
+
+
+def _wide(ch: str) -> bool:
+    """Whether a character is wide (Chinese): it takes two widths, and a line may break beside it."""
+    return unicodedata.east_asian_width(ch) in "WF"
+
+
+def _columns(text: str) -> int:
+    """How many character widths text takes: a wide (Chinese) character takes two.
+
+    >>> _columns("the"), _columns("注意力")
+    (3, 6)
+    """
+    return sum(2 if _wide(ch) else 1 for ch in text)
+
+
+def _pieces(text: str) -> list[tuple[str, str]]:
+    """Split text where a line may break, as (what joins it to the piece before, the piece):
+    at spaces (" ", a word), and in Chinese, written without spaces, beside a Chinese
+    character ("", a character with any punctuation that may not start a line).
+
+    >>> _pieces("one two"), _pieces("虚线：这行 q·k")
+    ([('', 'one'), (' ', 'two')], [('', '虚'), ('', '线：'), ('', '这'), ('', '行'), (' ', 'q·k')])
+    """
+    out: list[tuple[str, str]] = []
+    for word in text.split():
+        for k, ch in enumerate(word):
+            prev = word[k - 1] if k else ""
+            if k == 0 or ((_wide(prev) or _wide(ch)) and ch not in _NO_LINE_START
+                          and prev not in _NO_LINE_END):
+                out.append((" " if k == 0 and out else "", ch))
+            else:
+                out[-1] = (out[-1][0], out[-1][1] + ch)
+    return out
+
+
 def _wrap(text: str, width: int = NOTE_CHARS) -> list[str]:
-    """Break a note into as few lines of at most ``width`` characters as it needs, at spaces,
-    and make them about equally long (no word left alone on the last line).
+    """Break a note into as few lines of at most ``width`` characters as it needs, at spaces
+    (or between two Chinese characters, which count two each), and make them about equally
+    long (no word left alone on the last line).
 
     >>> _wrap("eᶻ overflows: 1.8×10³⁰⁸ is the largest double; the naive weights are undefined.")
     ['eᶻ overflows: 1.8×10³⁰⁸ is the largest', 'double; the naive weights are undefined.']
     >>> _wrap("one two three four", 14)
     ['one two', 'three four']
+    >>> _wrap("虚线：这一行去掉因果掩码时的结果。", 20)
+    ['虚线：这一行去掉因', '果掩码时的结果。']
     """
+    pieces = _pieces(text)
+
     def greedy(w: int) -> list[str]:
         lines: list[str] = []
-        for word in text.split():
-            if lines and len(lines[-1]) + 1 + len(word) <= w:
-                lines[-1] += " " + word
+        for glue, piece in pieces:
+            if lines and _columns(lines[-1] + glue + piece) <= w:
+                lines[-1] += glue + piece
             else:
-                lines.append(word)
+                lines.append(piece)
         return lines
 
     best = greedy(width)
     for w in range(width - 1, 0, -1):  # the narrowest width that needs no more lines
         lines = greedy(w)
-        if len(lines) > len(best) or max(map(len, lines)) > w:
+        if len(lines) > len(best) or max(map(_columns, lines)) > w:
             break
         best = lines
     return best
@@ -84,21 +129,20 @@ def _whatif_note(w: dict, ghosts: list[dict], dials: list[dict],
     # under two identical trays for "she" without the causal mask); it says so instead
     same = not cf["failure"] and all(
         abs(k["counterfactual"]["value"] - k["real"]["value"]) < whatif.CHANGED for k in w["keys"])
-    sentences = [f"Dashed: this row {title}."]
+    sentences = [say("bench-whatif.dashed", title=title)]
     if needles_move:
-        sentences.append("Dashed needles: its scores.")
+        sentences.append(say("bench-whatif.needles"))
     if opened:
-        sentences.append(f"Dashed handles: {opened} later stopcock{'s' if opened > 1 else ''} "
-                         f"open{'' if opened > 1 else 's'}.")
-    sentences.append("Dashed tray on the left: its weights.")
+        sentences.append(say("bench-whatif.handles", count=opened))
+    sentences.append(say("bench-whatif.tray"))
     if same and needles_move:
-        sentences.append("They come out the same, to three decimals.")
+        sentences.append(say("bench-whatif.same"))
     if not cf["failure"] and not (same and needles_move):  # (with no weights, or the same
         # weights, what the dashed needles do matters less; the max-shift's say why they stay)
         sentences.append(_needles_said(needles_move, ghosts, dials))
     lines = [(line, False) for x in sentences for line in _wrap(x)]
     if cf["failure"]:
-        lines += [(line, True) for line in _wrap(cf["message"] + ".")]
+        lines += [(line, True) for line in _wrap(say("bench-whatif.failure", message=cf["message"]))]
     return lines
 
 
@@ -114,20 +158,17 @@ def _needles_said(needles_move: bool, ghosts: list[dict], dials: list[dict]) -> 
     '1 dashed needle lies flat (red tip), as the real one does: that key gets almost nothing either way.'
     """
     if not needles_move:
-        return "The needles stay put: the max-shift lowers every score alike."
+        return say("bench-whatif.stay")
     flat = sum(g["off"] for g in ghosts)
     newly = sum(g["off"] and not dials[g["index"]]["pinned"] for g in ghosts)
     if not flat:
-        return "No dashed needle lies flat."
-    one = flat == 1
-    said = f"{flat} dashed needle{'' if one else 's'} lie{'s' if one else ''} flat (red tip)"
+        return say("bench-whatif.none-flat")
+    said = say("bench-whatif.flat", count=flat)
     if newly == flat:
-        return f"{said}: {'that key' if one else 'those keys'} would get almost nothing."
+        return say("bench-whatif.flat-new", flat=said, count=flat)
     if not newly:
-        return (f"{said}, as the real one{'' if one else 's'} do{'es' if one else ''}: "
-                f"{'that key gets' if one else 'those keys get'} almost nothing either way.")
-    return (f"{said}, {newly} where no real needle does: "
-            f"those keys would get almost nothing.")
+        return say("bench-whatif.flat-also", flat=said, count=flat)
+    return say("bench-whatif.flat-some", flat=said, count=newly)
 
 
 def whatif_drawing(w: dict, drawing: dict, lay: Layout, t: float) -> dict:
@@ -166,7 +207,7 @@ def whatif_drawing(w: dict, drawing: dict, lay: Layout, t: float) -> dict:
     if failure:  # the empty sample says why it is empty
         mid = plain(SAMPLE_X + drawing["stratum"]["width"] / 2)
         note += [{"text": text, "x": mid, "y": plain(low.tray + TRAY_HEIGHT / 2 + dy),
-                  "failure": True} for text, dy in zip(whatif.NO_WEIGHTS.split(), (-6, 30))]
+                  "failure": True} for text, dy in zip(whatif.no_weights().split(), (-6, 30))]
     return {"viewbox": f"0 0 {WIDTH} {height}",
             "whatif": {"tip": GHOST_TIP, "ghosts": ghosts,
                        "valves": valves, "sample": sample, "failure": failure, "note": note}}

@@ -23,17 +23,21 @@ attention.catalog.MissingString: no string “lost” in the en catalog
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import functools
 import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["FOLDER", "PLACEHOLDER", "PSEUDO", "SOURCE", "Catalog", "MissingString", "listed", "load", "placeholders",
-           "plural", "pseudo"]
+__all__ = ["FOLDER", "PLACEHOLDER", "PSEUDO", "SOURCE", "Catalog", "MissingString", "languages", "listed", "load",
+           "placeholders", "plural", "pseudo", "say", "speaking", "spoken"]
 
 FOLDER = Path(__file__).parent / "strings"  # a catalog per language: <lang>.toml
 SOURCE = "en"  # the language every other catalog translates
 RTL = {"ar", "ar-XB"}  # written right to left
+TAGS = {"zh": "zh-Hans"}  # a page's language tag (<html lang>, hreflang) where it names a script too
 PSEUDO = ("en-XA", "ar-XB")  # made from English (pseudo())
 PLACEHOLDER = re.compile(r"\{(\w+)\}")  # a placeholder; split() gives text, name, text, …
 _KEPT = re.compile(r"(\{\w+\}|<[^>]*>|&\w+;)")  # what a pseudo-locale leaves as it is
@@ -85,6 +89,15 @@ class Catalog:
         """The direction its pages are written in: "rtl" or "ltr"."""
         return "rtl" if self.lang in RTL else "ltr"
 
+    @property
+    def tag(self) -> str:
+        """The language tag of its pages (BCP 47: ``<html lang>``, ``hreflang``).
+
+        >>> Catalog("zh", {}).tag, Catalog("ar", {}).tag
+        ('zh-Hans', 'ar')
+        """
+        return TAGS.get(self.lang, self.lang)
+
     def text(self, key: str, count: float | None = None) -> str:
         """The message of key as written, placeholders and all: a plural message's form for
         ``count``, which it then needs."""
@@ -130,15 +143,65 @@ def load(lang: str = SOURCE, folder: Path = FOLDER) -> Catalog:
         raise ValueError(f"{path}: malformed catalog: {exc}") from None
 
 
+@functools.lru_cache(maxsize=16)
+def _loaded(lang: str) -> Catalog:
+    return load(lang)
+
+
+_SPEAKING: contextvars.ContextVar[str] = contextvars.ContextVar("speaking", default=SOURCE)
+
+
+@contextlib.contextmanager
+def speaking(lang: str):
+    """Within it, the core's messages (say()) are in ``lang``: the build renders an edition's
+    figures so, and the bridge answers a request so.
+
+    >>> with speaking("zh"):
+    ...     say("site.chapter", number=5)
+    '第 5 章'
+    >>> say("site.chapter", number=5)
+    'Chapter 5'
+    """
+    _loaded(lang)  # an unknown language fails here, before anything is said
+    token = _SPEAKING.set(lang)
+    try:
+        yield
+    finally:
+        _SPEAKING.reset(token)
+
+
+def spoken() -> str:
+    """The language the core speaks now (speaking())."""
+    return _SPEAKING.get()
+
+
+def say(key: str, **values) -> str:
+    """A message of the core (an input's error, a view's sentence) in the language spoken now."""
+    return _loaded(_SPEAKING.get()).message(key, **values)
+
+
+def languages(folder: Path = FOLDER) -> list[str]:
+    """The languages with a catalog in ``folder``, English first.
+
+    >>> languages()[0]
+    'en'
+    """
+    return sorted((p.stem for p in folder.glob("*.toml")), key=lambda lang: (lang != SOURCE, lang))
+
+
 def listed(items) -> str:
-    """A list as a reader says it, in English for now (a catalog will give each language's
-    conjunction): "4", "4 and 5", "4, 5 and 6".
+    """A list as a reader says it in the language spoken now: "4", "4 and 5", "4, 5 and 6".
 
     >>> listed([4]), listed(["“a”", "“b”"]), listed(["“a”", "“b”", "“c”"])
     ('4', '“a” and “b”', '“a”, “b” and “c”')
+    >>> with speaking("zh"):
+    ...     listed(["4", "5", "6"])
+    '4、5和6'
     """
     said = [str(k) for k in items]
-    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
+    if len(said) == 1:
+        return said[0]
+    return say("list.last", first=say("list.separator").join(said[:-1]), last=said[-1])
 
 
 def placeholders(message) -> set[str]:

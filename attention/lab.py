@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from . import toy, whatif, whatif_panel
+from .catalog import say
 from .numbers import exact, fixed, shown, typed
 
 __all__ = ["LabInputError", "QUERY_LIMIT", "PAD_LIMIT", "T_RANGE", "T_SLIDER", "limits",
@@ -73,26 +74,27 @@ def reading(text: str) -> str:
 
 
 def _number(text, field: str, low: float, high: float, what: str) -> float:
-    """Read one number typed by a reader, or raise a LabInputError that says what is wrong.
+    """Read one number typed by a reader, or raise a LabInputError that says what is wrong
+    (``what`` names the number in the message: "keep {what} between …").
 
     >>> _number("\u22123", "q1", -10, 10, "q"), _number("1,5", "q1", -10, 10, "q")
     (-3.0, 1.5)
     """
     raw = reading(text) if isinstance(text, str) else text
     if raw == "" or raw is None:
-        raise LabInputError(field, "Enter a number.")
+        raise LabInputError(field, say("core-lab.enter-number"))
     if isinstance(raw, bool):
-        raise LabInputError(field, f"{raw!r} is not a number.")
+        raise LabInputError(field, say("core-lab.not-a-number", value=repr(raw)))
     try:
         x = float(raw)
     except (TypeError, ValueError):
         shown_text = str(raw)[:40]
-        raise LabInputError(field, f"“{shown_text}” is not a number.") from None
+        raise LabInputError(field, say("core-lab.not-a-number-typed", text=shown_text)) from None
     if math.isnan(x):
-        raise LabInputError(field, "NaN is not a number you can compute with.")
+        raise LabInputError(field, say("core-lab.nan"))
     if not low <= x <= high:
-        raise LabInputError(field, f"{str(raw)[:40]} is out of range: keep {what} between "
-                                   f"{_plain(low)} and {_plain(high)}.")
+        raise LabInputError(field, say("core-lab.out-of-range", value=str(raw)[:40], what=what,
+                                       low=_plain(low), high=_plain(high)))
     return x
 
 
@@ -103,11 +105,9 @@ def parse_temperature(text) -> float:
     except (TypeError, ValueError):
         t = None  # not a number at all: _number says so
     if t == 0:
-        raise LabInputError("temperature", "T must be greater than 0: dividing the scores "
-                                           "by a temperature of 0 is undefined.")
+        raise LabInputError("temperature", say("core-lab.t-zero"))
     if t is not None and t < 0:
-        raise LabInputError("temperature", "T must be greater than 0: a negative "
-                                           "temperature would turn the ranking upside down.")
+        raise LabInputError("temperature", say("core-lab.t-negative"))
     return _number(text, "temperature", *T_RANGE, "T")
 
 
@@ -152,7 +152,7 @@ def slider_temperature(step) -> float:
     (1.0, 0.01, 100.0)
     """
     low, high, steps = T_SLIDER
-    step = _number(step, "temperature", 0, steps, "the slider")
+    step = _number(step, "temperature", 0, steps, say("core-lab.the-slider"))
     t = math.exp(math.log(low) + step / steps * (math.log(high) - math.log(low)))
     return float(f"{t:.3g}")
 
@@ -183,14 +183,14 @@ def _query(query, move, pad) -> np.ndarray:
     """Resolve the query from the fields, a pad position or an arrow-key move."""
     if pad is not None:
         if not isinstance(pad, (list, tuple)) or len(pad) != 2:
-            raise LabInputError("pad", "The pad position must be two numbers.")
-        xy = [_number(v, "pad", -1e6, 1e6, "the pad position") for v in pad]
+            raise LabInputError("pad", say("core-lab.pad-two"))
+        xy = [_number(v, "pad", -1e6, 1e6, say("core-lab.the-pad-position")) for v in pad]
         return np.clip(np.round(xy, 2), -PAD_LIMIT, PAD_LIMIT)  # (d_k,)
     if not isinstance(query, (list, tuple)) or len(query) != 2:
-        raise LabInputError("query", "The query needs exactly two coordinates.")
+        raise LabInputError("query", say("core-lab.query-two"))
     errors: list[LabInputError] = []
     coords = [_attempt(errors, _number, v, f"q{i + 1}", -QUERY_LIMIT, QUERY_LIMIT,
-                       "each coordinate") for i, v in enumerate(query)]
+                       say("core-lab.each-coordinate")) for i, v in enumerate(query)]
     if errors:
         raise LabInputError.combine(errors)
     q = np.array(coords)  # (d_k,)
@@ -213,7 +213,7 @@ def _moved(q: np.ndarray, move: str) -> np.ndarray:
         edge = EDGE_MOVES[move][0] * PAD_LIMIT
         return np.clip(np.array([edge, q[1]]), -PAD_LIMIT, PAD_LIMIT)  # (d_k,)
     else:
-        raise LabInputError("pad", f"Unknown move {str(move)[:20]!r}.")
+        raise LabInputError("pad", say("core-lab.unknown-move", move=repr(str(move)[:20])))
     return np.clip(np.round(q + step, 2), -PAD_LIMIT, PAD_LIMIT)  # (d_k,)
 
 
@@ -224,9 +224,9 @@ def _mask(mask) -> list[bool]:
         return [True] * m
     if not isinstance(mask, (list, tuple)) or len(mask) != m or \
             not all(isinstance(b, bool) for b in mask):
-        raise LabInputError("mask", f"The mask needs {m} switches, each allowed or blocked.")
+        raise LabInputError("mask", say("core-lab.mask-switches", count=m))
     if not any(mask):
-        raise LabInputError("mask", "No key is allowed: nothing to mix. Allow at least one key.")
+        raise LabInputError("mask", say("core-lab.no-key"))
     return list(mask)
 
 
@@ -278,7 +278,7 @@ def view(query=("1", "1"), mask=None, temperature="1", move=None, pad=None, slid
         })
     out = {
         "said": said(shown(q)["text"], rows, shown(tr.output[0])["text"]),
-        "allowed_text": ", ".join(t_ for t_, on in zip(toy.TOKENS, allowed) if on),
+        "allowed_text": say("list.separator").join(t_ for t_, on in zip(toy.TOKENS, allowed) if on),
         "query": shown(q), "mask": allowed, "temperature": {"value": t, "text": typed(t)},
         "slider": slider_position(t), "d_k": tr.d_k, "rows": rows, "output": shown(tr.output[0]),
         "trace": {name: getattr(tr, name).tolist() for name in
@@ -304,10 +304,10 @@ def _without(without) -> tuple:
     try:
         removed = whatif.steps(without)
     except ValueError as exc:
-        raise LabInputError("without", f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
+        raise LabInputError("without", say("core-lab.sentence", text=f"{str(exc)[:1].upper()}{str(exc)[1:]}")) \
+            from None
     if "mask" in removed:
-        raise LabInputError("without", "The lab has no causal mask to remove: block keys "
-                                       "with the switches instead.")
+        raise LabInputError("without", say("core-lab.no-causal-mask"))
     return removed
 
 
@@ -318,9 +318,10 @@ def said(query: str, rows: list[dict], output: str) -> str:
     ...     {"token": "b", "allowed": False, "weight": {"text": "0.000"}}], "[1.000, 0.000]")
     'Query [1.000, 1.000]: weights a 0.700, b blocked; output [1.000, 0.000].'
     """
-    weights = ", ".join(f"{r['token']} {r['weight']['text']}" if r["allowed"] else
-                        f"{r['token']} blocked" for r in rows)
-    return f"Query {query}: weights {weights}; output {output}."
+    weights = say("list.separator").join(
+        say("core-lab.said-weight", word=r["token"], weight=r["weight"]["text"]) if r["allowed"] else
+        say("core-lab.said-blocked", word=r["token"]) for r in rows)
+    return say("core-lab.said", query=query, weights=weights, output=output)
 
 
 def _box(x0: float, y0: float, x1: float, y1: float, margin: float) -> str:
@@ -372,8 +373,7 @@ def _plot(V: np.ndarray, allowed: list[bool], output: np.ndarray) -> dict:
                    "text": f"[{fixed(output[0])}, {fixed(output[1])}]",
                    "label": _output_label(output, V, toy.TOKENS)},
         "axes": _axes(low, high),
-        "summary": f"Output [{fixed(output[0])}, {fixed(output[1])}] lies inside the hull of "
-                   "the allowed values.",
+        "summary": say("core-lab.summary", output=f"[{fixed(output[0])}, {fixed(output[1])}]"),
     }
 
 

@@ -38,50 +38,97 @@ import numpy as np
 from . import bench, layer
 from .bench_input import BenchInputError, parse_position, parse_sentence, parse_temperature
 from .bench_input import reading_note
-from .catalog import listed
+from .catalog import listed, say
 from .numbers import fixed, shown, typed
 
-__all__ = ["GLOSSES", "OFF_TITLES", "STEPS", "SWITCH_LABELS", "columns", "default_focus", "view"]
+__all__ = ["RETITLED", "STEPS", "columns", "default_focus", "glosses", "switch_labels", "titles", "view"]
 
-# The columns of the stream's table: (its array in the layer's record, number, title).
-STEPS = (
-    ("x", 1, "going in"),
-    ("projected", 4, "the heads’ writes"),
-    ("after_attention", 5, "add the residual"),
-    ("norm1", 6, "layer norm"),
-    ("mlp", 7, "the MLP’s writes"),
-    ("after_mlp", 8, "add the residual"),
-    ("output", 9, "layer norm: out"),
-)
-# A step's title while the part it is switched off: the column holds what passes instead
-# (with the residual off, "add the residual" was the title over the writes alone).
-OFF_TITLES = {
-    "residual": {"after_attention": "no residual: the writes alone", "after_mlp": "no residual: the writes alone"},
-    "layer_norm": {"norm1": "layer norm off: passed on", "output": "layer norm off: out"},
-    "mlp": {"mlp": "the MLP off: no writes"},
-}
-GLOSSES = {
-    "bias": "1 for every word", "det": "is a determiner", "noun": "is a noun",
-    "verb": "is a verb", "pron": "is a pronoun", "other": "is another kind of word",
-    "person": "names a person", "sin1": "slow position wave", "cos1": "slow position wave",
-    "sin2": "fast position wave", "cos2": "fast position wave",
-    "ref_noun": "what it refers to is a noun", "ref_person": "what it refers to is a person",
-    "prev_det": "the word before is a determiner", "prev_verb": "the word before is a verb",
-    "has_verb": "a noun that found its verb",
-    "agrees": "a pronoun that found its noun", "object": "a noun after a verb",
-}
-SWITCH_LABELS = {"residual": "the residual", "layer_norm": "layer norm", "mlp": "the MLP"}
-# Why each part matters, said after what changed (the numbers are the view's own).
-WHY = {
-    "residual": "The residual is how a word keeps what it came in with: each step only adds a "
-                "message, and without the sum the word is only the message.",
-    "layer_norm": "Layer norm puts every word’s numbers on one scale; the MLP’s thresholds were "
-                  "set for that scale.",
-    "mlp": "The MLP is where each word combines what the heads wrote into a new fact.",
-    "silent": "Each head writes its own slots; no other part writes them.",
-}
+# The columns of the stream's table: (its array in the layer's record, number); their titles
+# are said in the language spoken now (titles()).
+STEPS = (("x", 1), ("projected", 4), ("after_attention", 5), ("norm1", 6), ("mlp", 7), ("after_mlp", 8),
+         ("output", 9))
+# The steps a part switched off retitles: the column holds what passes instead (with the
+# residual off, "add the residual" was the title over the writes alone).
+RETITLED = {"residual": ("after_attention", "after_mlp"), "layer_norm": ("norm1", "output"), "mlp": ("mlp",)}
 # the heads that serve one word class; other words rest on the first word (attention.bench)
 SERVES = {"coreference": "pronoun", "verb-lookup": "noun"}
+
+
+def titles(off=()) -> dict[str, str]:
+    """Each step's title (STEPS), as said now, with the titles of the parts in ``off``
+    switched off (RETITLED).
+
+    >>> titles()["norm1"], titles(["layer_norm"])["norm1"]
+    ('layer norm', 'layer norm off: passed on')
+    """
+    out = {"x": say("core-layer-view.step-x"), "projected": say("core-layer-view.step-projected"),
+           "after_attention": say("core-layer-view.step-add"), "norm1": say("core-layer-view.step-norm"),
+           "mlp": say("core-layer-view.step-mlp"), "after_mlp": say("core-layer-view.step-add"),
+           "output": say("core-layer-view.step-out")}
+    if "residual" in off:
+        out["after_attention"] = out["after_mlp"] = say("core-layer-view.off-residual")
+    if "layer_norm" in off:
+        out |= {"norm1": say("core-layer-view.off-norm"), "output": say("core-layer-view.off-norm-out")}
+    if "mlp" in off:
+        out["mlp"] = say("core-layer-view.off-mlp")
+    return out
+
+
+def glosses() -> dict[str, str]:
+    """What each number of the stream means, as said now."""
+    return {
+        "bias": say("core-layer-view.gloss-bias"), "det": say("core-layer-view.gloss-det"),
+        "noun": say("core-layer-view.gloss-noun"), "verb": say("core-layer-view.gloss-verb"),
+        "pron": say("core-layer-view.gloss-pron"), "other": say("core-layer-view.gloss-other"),
+        "person": say("core-layer-view.gloss-person"), "sin1": say("core-layer-view.gloss-slow"),
+        "cos1": say("core-layer-view.gloss-slow"), "sin2": say("core-layer-view.gloss-fast"),
+        "cos2": say("core-layer-view.gloss-fast"), "ref_noun": say("core-layer-view.gloss-ref-noun"),
+        "ref_person": say("core-layer-view.gloss-ref-person"), "prev_det": say("core-layer-view.gloss-prev-det"),
+        "prev_verb": say("core-layer-view.gloss-prev-verb"), "has_verb": say("core-layer-view.gloss-has-verb"),
+        "agrees": say("core-layer-view.gloss-agrees"), "object": say("core-layer-view.gloss-object"),
+    }
+
+
+def switch_labels() -> dict[str, str]:
+    """Each part's name on its switch, as said now."""
+    return {"residual": say("core-layer-view.switch-residual"), "layer_norm": say("core-layer-view.switch-norm"),
+            "mlp": say("core-layer-view.switch-mlp")}
+
+
+def _why(part: str) -> str:
+    """Why a switched-off part matters, as said now."""
+    if part == "residual":
+        return say("core-layer-view.why-residual")
+    if part == "layer_norm":
+        return say("core-layer-view.why-norm")
+    if part == "mlp":
+        return say("core-layer-view.why-mlp")
+    return say("core-layer-view.why-silent")
+
+
+def _class_how(word: str, cls: str, value: str) -> str:
+    """How a word-class feature of a word was set: its class in the bench's lexicon."""
+    if cls == "determiner":
+        return say("core-layer-view.how-determiner", word=word, value=value)
+    if cls == "noun":
+        return say("core-layer-view.how-noun", word=word, value=value)
+    if cls == "verb":
+        return say("core-layer-view.how-verb", word=word, value=value)
+    if cls == "pronoun":
+        return say("core-layer-view.how-pronoun", word=word, value=value)
+    return say("core-layer-view.how-other", word=word, value=value)
+
+
+def _rests(word: str, head: str) -> str:
+    """Why a head that serves one word class rests on the first word for this one (SERVES)."""
+    if SERVES[head] == "pronoun":
+        return say("core-layer-view.rests-pronoun", word=word)
+    return say("core-layer-view.rests-noun", word=word)
+
+
+def _and(items) -> str:
+    """Items joined by "and", every one (not "a, b and c")."""
+    return say("core-layer-view.and").join(items)
 # the word-class features: one-hot, the word's class is 1 and the others 0 (attention.bench)
 CLASS_FEATURES = bench.FEATURES[1:1 + len(bench.CLASSES)]
 
@@ -91,17 +138,17 @@ def _read_switches(without, silent) -> tuple[tuple[str, ...], str | None]:
     if isinstance(without, str):
         without = [w for w in without.split(",") if w]
     if not isinstance(without, (list, tuple)) or not all(isinstance(w, str) for w in without):
-        raise BenchInputError("without", "Switch off parts by name: "
-                                         f"{', '.join(layer.SWITCHES)}.")
+        raise BenchInputError("without", say("core-layer-view.by-name",
+                                             parts=say("list.separator").join(layer.SWITCHES)))
     unknown = [w for w in without if w not in layer.SWITCHES]
     if unknown:
-        raise BenchInputError("without", f"No part “{unknown[0][:30]}” to switch off; choose "
-                                         f"from {', '.join(layer.SWITCHES)}.")
+        raise BenchInputError("without", say("core-layer-view.no-part", part=unknown[0][:30],
+                                             parts=say("list.separator").join(layer.SWITCHES)))
     if silent in ("", None):
         silent = None
     elif silent not in bench.HEADS:
-        raise BenchInputError("silent", f"No head “{str(silent)[:30]}”; choose one of "
-                                        f"{', '.join(bench.HEADS)}.")
+        raise BenchInputError("silent", say("core-layer-view.no-head", head=str(silent)[:30],
+                                            heads=say("list.separator").join(bench.HEADS)))
     return tuple(s for s in layer.SWITCHES if s in without), silent
 
 
@@ -112,16 +159,16 @@ def _forward(words: tuple, t: float, without: tuple, silent) -> layer.Layer:
 
 def columns(r: layer.Layer) -> dict[str, np.ndarray]:
     """Each step of the stream's table (STEPS) as an (n, D_MODEL) array."""
-    return {key: getattr(r, key) for key, _, _ in STEPS}
+    return {key: getattr(r, key) for key, _ in STEPS}
 
 
 def _norm_how(before: np.ndarray, k: int, value: float, off: bool) -> str:
     """How one number of a layer norm was computed from the row before it."""
     if off:
-        return f"passed through unchanged, as layer norm is off = {fixed(value)}"
+        return say("core-layer-view.how-norm-off", value=fixed(value))
     mean, var = before.mean(), before.var()
-    return (f"({fixed(before[k])} − mean {fixed(mean)}) ÷ √(variance {fixed(var)} + ε) "
-            f"= {fixed(value)}")
+    return say("core-layer-view.how-norm", x=fixed(before[k]), mean=fixed(mean), var=fixed(var),
+               value=fixed(value))
 
 
 def _how(r: layer.Layer, cols: dict, step: str, i: int, k: int) -> str:
@@ -130,37 +177,37 @@ def _how(r: layer.Layer, cols: dict, step: str, i: int, k: int) -> str:
     keep = "residual" not in r.without
     if step == "x":
         if name in layer.SLOTS:
-            return "0: the layer’s slots are empty going in"
+            return say("core-layer-view.how-empty")
         if name in CLASS_FEATURES:
-            cls = bench.LEXICON[r.words[i]].word_class
-            kind = "word of another kind" if cls == "other" else cls
-            return f"“{r.words[i]}” is a {kind}: {fixed(value)}"
+            return _class_how(r.words[i], bench.LEXICON[r.words[i]].word_class, fixed(value))
         if name == "person":
-            return f"“{r.words[i]}” {'names' if value else 'does not name'} a person: {fixed(value)}"
+            return (say("core-layer-view.how-person", word=r.words[i], value=fixed(value)) if value else
+                    say("core-layer-view.how-not-person", word=r.words[i], value=fixed(value)))
         if name == "bias":
-            return "1 for every word"
+            return say("core-layer-view.gloss-bias")
         omega = "ω₁" if name.endswith("1") else "ω₂"
-        return f"{name[:3]}({omega} × position {i}) = {fixed(value)}"
+        return say("core-layer-view.how-position", wave=name[:3], omega=omega, position=i, value=fixed(value))
     if step == "projected":
         write = next((w for w in layer.WRITES if w[2] == name), None)
         if write is None:
-            return "0: the output projection writes only into the heads’ five slots"
+            return say("core-layer-view.how-no-write")
         if write[0] == r.silent:
-            return f"0: {write[0]} is switched off"
-        return f"{write[0]}’s output {write[1]} × the output projection’s 1 = {fixed(value)}"
+            return say("core-layer-view.how-head-off", head=write[0])
+        return say("core-layer-view.how-write", head=write[0], feature=write[1], value=fixed(value))
     if step in ("after_attention", "after_mlp"):
         a, b = ("x", "projected") if step == "after_attention" else ("norm1", "mlp")
         if not keep:
-            return f"{b} only: the residual is off = {fixed(value)}"
+            return (say("core-layer-view.how-projected-only", value=fixed(value)) if b == "projected" else
+                    say("core-layer-view.how-mlp-only", value=fixed(value)))
         return f"{fixed(cols[a][i, k])} + {fixed(cols[b][i, k])} = {fixed(value)}"
     if step in ("norm1", "output"):
         before = cols["after_attention" if step == "norm1" else "after_mlp"][i]
         return _norm_how(before, k, value, "layer_norm" in r.without)
     # the MLP's writes
     if name not in layer.UNITS:
-        return "0: the MLP writes only its two slots"
+        return say("core-layer-view.how-mlp-slots")
     if "mlp" in r.without:
-        return "0: the MLP is switched off"
+        return say("core-layer-view.how-mlp-off")
     a, b = layer.RULES[name]
     pa, pb = r.norm1[i, layer.STREAM.index(a)], r.norm1[i, layer.STREAM.index(b)]
     return (f"ReLU({a} {fixed(pa)} + {b} {fixed(pb)} − {fixed(layer.THRESHOLD)}) "
@@ -170,18 +217,19 @@ def _how(r: layer.Layer, cols: dict, step: str, i: int, k: int) -> str:
 def _head_how(r: layer.Layer, h: layer.Head, i: int, f: int) -> str:
     """How one head's output number (feature f, word i) was computed: weights × features."""
     if h.name == r.silent:
-        return f"0: {h.name} is switched off"
+        return say("core-layer-view.how-head-off", head=h.name)
     terms = sorted(((h.weights[i, j], j) for j in range(i + 1)), reverse=True)
     shown_terms = [f"{fixed(w)} × {fixed(r.x[j, f])} ({r.words[j]})" for w, j in terms[:3]]
-    more = f" + {len(terms) - 3} more" if len(terms) > 3 else ""
+    more = say("core-layer-view.how-more", count=len(terms) - 3) if len(terms) > 3 else ""
     total = r.concat[i, r.heads.index(h) * len(bench.FEATURES) + f]
-    return f"Σ weight × {bench.FEATURES[f]}: {' + '.join(shown_terms)}{more} = {fixed(total)}"
+    return say("core-layer-view.how-head", feature=bench.FEATURES[f], terms=" + ".join(shown_terms), more=more,
+               value=fixed(total))
 
 
 def _cell(value: float, how: str, was: float | None) -> dict:
     changed = bool(was is not None and abs(value - was) > 1e-12)
     return {**shown(value), "how": how, "changed": changed,
-            "was": f"was {fixed(was)}" if changed else None}
+            "was": say("core-layer-view.was", value=fixed(was)) if changed else None}
 
 
 def _fired(r: layer.Layer) -> dict[str, list[str]]:
@@ -192,37 +240,42 @@ def _fired(r: layer.Layer) -> dict[str, list[str]]:
 def _changed_sentence(r, full, word_steps, moved, i: int) -> str:
     """Say which of the followed word's steps a switch changed (and whose stream it changed,
     the positions ``moved``, when not every word's), what the MLP's units did then, and why."""
-    off = [SWITCH_LABELS[w] for w in r.without] + ([f"the {r.silent} head"] if r.silent else [])
+    labels = switch_labels()
+    off = [labels[w] for w in r.without] + ([say("core-layer-view.the-head", head=r.silent)] if r.silent else [])
     if not off:
         return ""
     word = r.words[i]
-    said = [f"Without {' and '.join(off)}: "
-            + (f"steps {listed(word_steps)} change for “{word}”." if word_steps
-               else f"no number of “{word}” changes.")]
+
+    def quoted(w):
+        return say("core-layer-view.quoted", word=w)
+
+    said = [say("core-layer-view.changed-steps", parts=_and(off), steps=listed(word_steps), word=word)
+            if word_steps else say("core-layer-view.changed-none", parts=_and(off), word=word)]
     if not moved:
-        said.append("No word’s stream numbers change.")
+        said.append(say("core-layer-view.no-stream"))
     elif len(moved) < len(r.words):  # not every word's stream: say whose
-        names = listed([f"“{w}”" for w in dict.fromkeys(r.words[k] for k in moved)])
-        said.append(f"In the whole sentence, the stream’s numbers change only for {names}.")
+        names = listed([quoted(w) for w in dict.fromkeys(r.words[k] for k in moved)])
+        said.append(say("core-layer-view.stream-only", words=names))
     now, was = _fired(r), _fired(full)
     for k, unit in enumerate(layer.UNITS):
         if now[unit] != was[unit]:
-            now_, was_ = ([f"“{w}”" for w in words] for words in (now[unit], was[unit]))
-            said.append(f"“{unit}” now fires for {listed(now_) if now_ else 'no word'}; "
-                        f"with every part on, it fires for {listed(was_) if was_ else 'no word'}.")
+            now_, was_ = ([quoted(w) for w in words] for words in (now[unit], was[unit]))
+            said.append(say("core-layer-view.fires-now", unit=unit,
+                            now=listed(now_) if now_ else say("core-layer-view.no-word"),
+                            was=listed(was_) if was_ else say("core-layer-view.no-word")))
         elif abs(r.hidden[i, k] - full.hidden[i, k]) > 1e-12:
-            said.append(f"“{unit}” still fires for “{word}”, at {fixed(r.hidden[i, k])} "
-                        f"instead of {fixed(full.hidden[i, k])}.")
+            said.append(say("core-layer-view.fires-still", unit=unit, word=word, now=fixed(r.hidden[i, k]),
+                            was=fixed(full.hidden[i, k])))
     zero = [k for k, row in enumerate(r.output) if not np.abs(row).max() > 1e-12]
-    others = [f"“{w}”" for k, w in enumerate(r.words) if k not in zero]
+    others = [quoted(w) for k, w in enumerate(r.words) if k not in zero]
     if zero and not others:
-        said.append("Every word ends as all zeros.")
+        said.append(say("core-layer-view.zeros-all"))
     elif len(zero) > len(others):  # say the fewer: the words that keep a number
-        said.append(f"Every word but {listed(others)} ends as all zeros.")
+        said.append(say("core-layer-view.zeros-but", words=listed(others)))
     elif zero:
-        said.append(f"{listed([f'“{r.words[k]}”' for k in zero])} end{'s' if len(zero) == 1 else ''} as all zeros.")
-    said += [WHY[w] for w in r.without] + ([WHY["silent"]] if r.silent else [])
-    return " ".join(said)
+        said.append(say("core-layer-view.zeros", count=len(zero), words=listed([quoted(r.words[k]) for k in zero])))
+    said += [_why(w) for w in r.without] + ([_why("silent")] if r.silent else [])
+    return say("core-layer-view.gap").join(said)
 
 
 def default_focus(words) -> int:
@@ -255,43 +308,45 @@ def view(sentence=None, focus=None, temperature="1", without=(), silent=None) ->
                                                           h.output[i, bench.FEATURES.index(f)])}
                          for hn, f, s in layer.WRITES if hn == h.name]}
              for h in r.heads]
+    gloss = glosses()
     for head in heads:
         top = head["looks"][0]
         head["writes_text"] = (
-            "The output projection copies " + ", ".join(f"{w['feature']} {w['text']} into {w['slot']}"
-                                     for w in head["writes"]) + "." if head["writes"]
-            else "The output projection copies nothing of it.")
+            say("core-layer-view.copies", writes=say("list.separator").join(
+                say("core-layer-view.copy", feature=w["feature"], value=w["text"], slot=w["slot"])
+                for w in head["writes"])) if head["writes"]
+            else say("core-layer-view.copies-nothing"))
         cls = bench.LEXICON[words[i]].word_class
-        rests = (f": “{words[i]}” is not a {SERVES[head['name']]}, so it rests on the first word"
+        rests = (_rests(words[i], head["name"])
                  if head["name"] in SERVES and cls != SERVES[head["name"]] else "")
-        head["said"] = ("switched off: it writes nothing" if head["silent"]
-                        else f"looks most at “{top['word']}” ({top['text']}){rests}")
-    features = [{"name": f, "gloss": GLOSSES[f], "cells": [
+        head["said"] = (say("core-layer-view.head-off") if head["silent"]
+                        else say("core-layer-view.looks", word=top["word"], weight=top["text"], rests=rests))
+    features = [{"name": f, "gloss": gloss[f], "cells": [
         _cell(r.concat[i, hi * d_v + k], _head_how(r, h, i, k),
               full.concat[i, hi * d_v + k] if switched else None)
         for hi, h in enumerate(r.heads)]} for k, f in enumerate(bench.FEATURES)]
     # what a switch changed for the followed word (its column's marks), and whose numbers moved
     def differs(a, b):
         return ~np.isclose(a, b, rtol=0, atol=1e-12).all(axis=-1)  # (n, d) -> (n,)
-    step_changed = {key: bool(differs(cols[key][i], full_cols[key][i])) for key, _, _ in STEPS}
+    step_changed = {key: bool(differs(cols[key][i], full_cols[key][i])) for key, _ in STEPS}
     heads_changed = bool(differs(r.concat[i], full.concat[i]))
-    word_steps = sorted({*(n_ for key, n_, _ in STEPS if step_changed[key]), *([2, 3] if heads_changed else [])})
+    word_steps = sorted({*(n_ for key, n_ in STEPS if step_changed[key]), *([2, 3] if heads_changed else [])})
     moved_rows = np.zeros(n, dtype=bool)  # (n,): the words whose stream (steps 1, 4 to 9) moved
-    for key, _, _ in STEPS:
+    for key, _ in STEPS:
         moved_rows = moved_rows | differs(cols[key], full_cols[key])  # (n,)
     moved = [int(k) for k in np.flatnonzero(moved_rows)]
-    titles = {key: title for key, _, title in STEPS}
-    for part in off:
-        titles |= OFF_TITLES.get(part, {})
+    titles_now = titles(off)
     rows = [{"name": name, "kind": "slot" if name in layer.SLOTS else "feature",
-             "gloss": GLOSSES[name],
+             "gloss": gloss[name],
              "cells": [_cell(cols[key][i, k], _how(r, cols, key, i, k),
-                             full_cols[key][i, k] if switched else None) for key, _, _ in STEPS]}
+                             full_cols[key][i, k] if switched else None) for key, _ in STEPS]}
             for k, name in enumerate(layer.STREAM)]
     fired = _fired(r)
     state = {"sentence": " ".join(words), "focus": i, "temperature": typed(t),
              "without": list(off), "silent": silent}
-    summary = "; ".join(f"“{u}” fires for {', '.join(w) or 'no word'}" for u, w in fired.items())
+    no_word, separator = say("core-layer-view.no-word"), say("list.separator")
+    summary = say("core-layer-view.semicolon").join(
+        say("core-layer-view.fires", unit=u, words=separator.join(w) or no_word) for u, w in fired.items())
     return {
         "state": state,
         "sentence": {"text": " ".join(words), "words": list(words),
@@ -299,17 +354,16 @@ def view(sentence=None, focus=None, temperature="1", without=(), silent=None) ->
         "focus": {"index": i, "word": words[i]},
         "temperature": {"value": t, "text": typed(t)},
         "heads": heads, "features": features,
-        "steps": [{"key": key, "n": n_, "title": titles[key], "changed": step_changed[key]}
-                  for key, n_, _ in STEPS],
+        "steps": [{"key": key, "n": n_, "title": titles_now[key], "changed": step_changed[key]}
+                  for key, n_ in STEPS],
         "rows": rows,
-        "sizes": [_cell(float(np.linalg.norm(cols[key][i])), "√(sum of squares)",
+        "sizes": [_cell(float(np.linalg.norm(cols[key][i])), say("core-layer-view.how-size"),
                         float(np.linalg.norm(full_cols[key][i])) if switched else None)
-                  | {"key": key} for key, _, _ in STEPS],
+                  | {"key": key} for key, _ in STEPS],
         "units": [{"name": u, "rule": f"{a} + {b} − {fixed(layer.THRESHOLD)}", "fired": fired[u],
-                   "fired_text": ", ".join(fired[u]) or "no word"}
+                   "fired_text": separator.join(fired[u]) or no_word}
                   for u, (a, b) in layer.RULES.items()],
-        "switches": [{"name": s, "label": SWITCH_LABELS[s], "on": s not in off}
-                     for s in layer.SWITCHES],
+        "switches": [{"name": s, "label": label, "on": s not in off} for s, label in switch_labels().items()],
         "changed": _changed_sentence(r, full, word_steps, moved, i),
-        "said": f"Following “{words[i]}”, T = {typed(t)}: {summary}.",
+        "said": say("core-layer-view.said", word=words[i], t=typed(t), summary=summary),
     }

@@ -90,14 +90,20 @@ def shown(x, whole: bool = False) -> dict:
     return {"value": float(x), "text": exact(x) if whole else fixed(x)}
 
 
-_WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
+# a small count as prose writes it, by language; a language not here writes digits (Arabic: its
+# number words agree in gender with what they count, which a filter cannot know)
+_WORDS = {
+    "en": "zero one two three four five six seven eight nine ten eleven twelve".split(),
+    "zh": "零 一 两 三 四 五 六 七 八 九 十 十一 十二".split(),  # 两 counts (两个头), as Chinese does
+}
 
 
-def spelled(n: int) -> str:
-    """Spell a small count as a word, the way prose writes it.
+def spelled(n: int, lang: str = "en") -> str:
+    """Spell a small count as a word, the way prose writes it in a language.
 
-    >>> spelled(3), spelled(40)
-    ('three', '40')
+    >>> spelled(3), spelled(40), spelled(2, "zh"), spelled(3, "ar")
+    ('three', '40', '两', '3')
     """
     n = int(n)
-    return _WORDS[n] if 0 <= n < len(_WORDS) else str(n)
+    words = _WORDS.get(lang.split("-")[0], [])
+    return words[n] if 0 <= n < len(words) else str(n)

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .catalog import say
+
 __all__ = ["Trace", "attend", "mix", "project", "read_only", "scale", "scores", "softmax"]
 
 
@@ -54,9 +56,7 @@ def _mask(mask, shape: tuple[int, int]) -> np.ndarray:
         raise ValueError(f"mask must be boolean (True = allowed), got dtype {out.dtype}")
     blocked = np.flatnonzero(~out.any(axis=1))
     if blocked.size:
-        raise ValueError(
-            f"row {blocked[0]} has every key masked: no key is allowed, nothing to mix"
-        )
+        raise ValueError(say("core-ops.every-key-masked", row=blocked[0]))
     return out
 
 
@@ -65,10 +65,11 @@ def _quiet():
     return np.errstate(over="ignore", invalid="ignore")
 
 
-def _finite(name: str, a: np.ndarray, hint: str) -> np.ndarray:
-    """Return ``a`` unchanged, or raise if an operation overflowed it."""
+def _finite(a: np.ndarray, said) -> np.ndarray:
+    """Return ``a`` unchanged, or raise if an operation overflowed it; ``said()`` says what
+    overflowed and why (a reader may see it: said in the language spoken now)."""
     if not np.isfinite(a).all():
-        raise ValueError(f"the {name} overflow the floating-point range: {hint}")
+        raise ValueError(said())
     return a
 
 
@@ -86,7 +87,7 @@ def project(X, W) -> np.ndarray:
         )
     with _quiet():
         XW = X @ W  # (rows, d_in) @ (d_in, d_out) -> (rows, d_out)
-    return _finite("projections", XW, "the inputs are too large")
+    return _finite(XW, lambda: say("core-ops.projections"))
 
 
 def scores(Q, K) -> np.ndarray:
@@ -103,7 +104,7 @@ def scores(Q, K) -> np.ndarray:
         )
     with _quiet():
         S = Q @ K.T  # (n, d_k) @ (d_k, m) -> (n, m)
-    return _finite("scores", S, "the query and key entries are too large")
+    return _finite(S, lambda: say("core-ops.scores"))
 
 
 def scale(S, d_k: int) -> np.ndarray:
@@ -122,7 +123,7 @@ def _stages(z: np.ndarray, allowed: np.ndarray) -> tuple[np.ndarray, np.ndarray,
     top = np.where(allowed, z, -np.inf).max(axis=1, keepdims=True)  # (n, 1)
     with _quiet():
         shifted = z - top  # (n, m); every allowed entry <= 0
-    _finite("shifted scores", shifted, "a row’s scores are more than the largest float apart")
+    _finite(shifted, lambda: say("core-ops.shifted"))
     e = np.where(allowed, np.exp(np.minimum(shifted, 0.0)), 0.0)  # (n, m); blocked -> 0
     weights = e / e.sum(axis=1, keepdims=True)  # (n, m); the top allowed key gives e = 1
     return shifted, e, weights
@@ -132,7 +133,7 @@ def _tempered(z: np.ndarray, t: float) -> np.ndarray:
     """Divide scores by the temperature, or raise if that overflows."""
     with _quiet():
         out = z / t  # (n, m)
-    return _finite("tempered scores", out, "the temperature is too small for these scores")
+    return _finite(out, lambda: say("core-ops.tempered"))
 
 
 def softmax(scores, mask=None, temperature: float = 1.0) -> np.ndarray:

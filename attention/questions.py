@@ -22,16 +22,38 @@ from __future__ import annotations
 import numpy as np
 
 from . import ops
+from .catalog import say
 from .numbers import fixed
 
-__all__ = ["CHANGES", "SAID", "change", "mixture"]
+__all__ = ["CHANGES", "SAID", "change", "changes", "mixture", "said"]
 
 GROW, SHRINK, SAME = "grow", "shrink", "same"
-# a "does it grow, shrink or stay?" question's choices, and its answer said in a sentence
+# a "does it grow, shrink or stay?" question's choices, and its answer said in a sentence (the
+# English words, kept for code that reads them; a reader is told them by changes() and said())
 CHANGES = [{"id": GROW, "label": "It grows"}, {"id": SHRINK, "label": "It shrinks"},
            {"id": SAME, "label": "It stays as it is"}]
 SAID = {GROW: "grows", SHRINK: "shrinks", SAME: "stays as it is"}
 TIE = "tie"
+
+
+def changes() -> list[dict]:
+    """A "does it grow, shrink or stay?" question's choices (CHANGES), as said now."""
+    return [{"id": GROW, "label": say("core-questions.it-grows")},
+            {"id": SHRINK, "label": say("core-questions.it-shrinks")},
+            {"id": SAME, "label": say("core-questions.it-stays")}]
+
+
+def said(changed: str) -> str:
+    """A change as its explanation says it after "It" (SAID), as said now.
+
+    >>> said("grow")
+    'grows'
+    """
+    if changed == GROW:
+        return say("core-questions.grows")
+    if changed == SHRINK:
+        return say("core-questions.shrinks")
+    return say("core-questions.stays")
 
 
 def change(before: str, after: str) -> str:
@@ -46,13 +68,13 @@ def change(before: str, after: str) -> str:
 
 def _tokens(rows: list[dict]) -> list[dict]:
     """The keys as choices, and a tie (two keys may share the largest number, as shown)."""
-    return [*({"id": r["token"], "label": r["token"]} for r in rows), {"id": TIE, "label": "Two keys tie"}]
+    return [*({"id": r["token"], "label": r["token"]} for r in rows), {"id": TIE, "label": say("core-questions.tie")}]
 
 
 def _largest(shown: list[str], rows: list[dict]) -> tuple[str, str]:
     """(the answer's choice id, who has the largest of the shown numbers, in words)."""
     tops = [r["token"] for r, text in zip(rows, shown) if float(text) == max(map(float, shown))]
-    named = " and ".join(f"“{t}”" for t in tops)
+    named = say("core-questions.and").join(say("core-questions.quoted", word=t) for t in tops)
     return (tops[0] if len(tops) == 1 else TIE), named
 
 
@@ -66,36 +88,36 @@ def mixture(rows: list[dict]) -> list[dict]:
     heaviest, heaviest_said = _largest([r["weight"]["text"] for r in open_rows], open_rows)
     has_t = "tempered" in open_rows[top]  # the lab's rows (chapter 2 has no temperature)
     scaled = open_rows[top]["tempered" if has_t else "scaled"]
-    score = "score after ÷ T" if has_t else "scaled score"
+    score = say("core-questions.score-tempered") if has_t else say("core-questions.score-scaled")
     parts = np.array([(r.get("contribution") or r["product"])["value"] for r in open_rows])  # (m, d_v)
     # the coordinate whose largest part is not the heaviest key's, where there is one
     c = next((c for c in range(parts.shape[1]) if int(parts[:, c].argmax()) != top), parts.shape[1] - 1)
     first = parts[:, c]  # (m,)
     most, most_said = _largest([fixed(x) for x in first], open_rows)
-    nth = ["first", "second", "third", "fourth"][c] if c < 4 else f"number {c + 1}"
+    nth = ([say("core-questions.first"), say("core-questions.second"), say("core-questions.third"),
+            say("core-questions.fourth")][c] if c < 4 else say("core-questions.number", number=c + 1))
     tempered = np.array([[r.get("tempered", r["scaled"])["value"] for r in open_rows]])  # (1, m)
     doubled = ops.softmax(tempered, temperature=0.5)[0]  # (m,)
     before, after = float(weights[top]), float(np.max(doubled))
     changed = change(fixed(before), fixed(after))
-    even = "" if changed != SAME else " (every allowed weight is equal, or one already has the whole unit)"
+    even = "" if changed != SAME else say("core-questions.even")
     by = int(first.argmax())
+    weight = open_rows[top]["weight"]["text"]
     return [
-        {"id": "top-weight", "prompt": "Which key gets the largest weight?",
+        {"id": "top-weight", "prompt": say("core-questions.top-weight"),
          "choices": _tokens(open_rows), "answer": heaviest,
-         "explanation": f"{heaviest_said}, with {open_rows[top]['weight']['text']} of the unit"
-                        f"{' each' if heaviest == TIE else ''}: the largest {score}, {scaled['text']}, "
-                        "and softmax keeps the order of the scores."},
-        {"id": "top-contribution", "prompt": f"Which key adds the most to the output’s {nth} coordinate?",
+         "explanation": (say("core-questions.top-weight-tie", keys=heaviest_said, weight=weight, score=score,
+                             scaled=scaled["text"]) if heaviest == TIE else
+                         say("core-questions.top-weight-why", word=heaviest_said, weight=weight, score=score,
+                             scaled=scaled["text"]))},
+        {"id": "top-contribution", "prompt": say("core-questions.top-contribution", nth=nth),
          "choices": _tokens(open_rows), "answer": most,
-         "explanation": f"{most_said}: weight {open_rows[by]['weight']['text']} times the value’s {nth} "
-                        f"coordinate gives {fixed(first[by])}. The weights choose the "
-                        "mixture; the values supply its coordinates, so the heaviest key need not add the most."},
-        {"id": "sharper", "prompt": ("Halve the temperature (every score after ÷ T counts twice)" if has_t
-                                     else "Double every scaled score") +
-                                    ": does the largest weight grow, shrink or stay as it is?",
-         "choices": CHANGES, "answer": changed,
-         "explanation": f"It {SAID[changed]}: from {fixed(before)} to {fixed(after)}{even}. "
-                        + ("A lower temperature" if has_t else "Doubling the scores")
-                        + " widens the gaps between the scores, and softmax turns wider gaps into a larger share "
-                        "for the largest score."},
+         "explanation": say("core-questions.top-contribution-why", word=most_said,
+                            weight=open_rows[by]["weight"]["text"], nth=nth, part=fixed(first[by]))},
+        {"id": "sharper", "prompt": say("core-questions.sharper-t") if has_t else say("core-questions.sharper-double"),
+         "choices": changes(), "answer": changed,
+         "explanation": (say("core-questions.sharper-t-why", change=said(changed), before=fixed(before),
+                             after=fixed(after), even=even) if has_t else
+                         say("core-questions.sharper-double-why", change=said(changed), before=fixed(before),
+                             after=fixed(after), even=even))},
     ]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import bench, bench_input, bench_view, lab, whatif, whatif_panel
+from .catalog import say
 from .numbers import fixed, typed
 
 __all__ = ["COLD", "FIELDS", "WARM", "view", "word_choices", "word_label"]
@@ -31,7 +32,7 @@ FIELDS = frozenset({"sentence", "head", "query", "temperature", "shut", "without
 def word_label(words, j: int) -> str:
     """A word as a choice: with its position when the sentence repeats it."""
     w = words[j]
-    return w if words.count(w) == 1 else f"{w} (word {j})"
+    return w if words.count(w) == 1 else say("core-quiz.word-at", word=w, index=j)
 
 
 def word_choices(words, positions) -> list[dict]:
@@ -46,7 +47,7 @@ def _had(weight: float) -> str:
     ('it had 0.165', 'it had less than 0.0005, shown as 0.000')
     """
     shown = fixed(weight)
-    return f"it had {shown}" if float(shown) else f"it had less than 0.0005, shown as {shown}"
+    return say("core-quiz.had", weight=shown) if float(shown) else say("core-quiz.had-little", weight=shown)
 
 
 def _weights(d: dict, temperature: str, shut: list[int]) -> np.ndarray | None:
@@ -82,13 +83,10 @@ def _shut_top(d: dict) -> dict | None:
         return None  # one key left takes the whole unit: nothing to predict
     others = [j for j in left[:3] if j != answer][:2]
     return {"id": "shut-top",
-            "prompt": f"Shut the stopcock of “{word_label(words, top)}”: where does "
-                      f"“{word_label(words, i)}” look now?",
+            "prompt": say("core-quiz.shut-prompt", top=word_label(words, top), query=word_label(words, i)),
             "choices": word_choices(words, [*others, answer]), "answer": f"w{answer}",
-            "explanation": f"“{word_label(words, answer)}”, with {fixed(new[answer])} of the unit "
-                           f"({_had(weights[answer])}). Shutting a stopcock changes no "
-                           "score: the unit is shared again in proportion to eᶻ among the open "
-                           "stopcocks, so the runner-up takes the most."}
+            "explanation": say("core-quiz.shut-explanation", word=word_label(words, answer),
+                               weight=fixed(new[answer]), had=_had(weights[answer]))}
 
 
 def _temperature(d: dict) -> dict | None:
@@ -105,24 +103,19 @@ def _temperature(d: dict) -> dict | None:
     w = float(_weights(d, typed(target), d["state"]["shut"])[top])
     diff = w - weights[top]
     answer = "same" if abs(diff) < whatif.CHANGED else "more" if diff > 0 else "less"
-    why = {"more": "Dividing by a smaller T stretches the gaps between the scores, so the "
-                   "best-scoring key takes more.",
-           "less": "Dividing by a larger T shrinks the gaps between the scores, so the weights "
-                   "flatten and the best-scoring key takes less.",
-           "same": "Its score is so far ahead of the others that their share is too small "
-                   "to show at either temperature." if whole else
-                   "Its share hardly moves: to three decimals it reads the same."}[answer]
+    why = (say("core-quiz.why-more") if answer == "more" else say("core-quiz.why-less") if answer == "less" else
+           say("core-quiz.why-far-ahead") if whole else say("core-quiz.why-same"))
     # the share at T = target, and now: one number when they read alike
-    shares = (f"{fixed(w)} at both temperatures" if fixed(w) == fixed(weights[top]) else
-              f"{fixed(w)} instead of {fixed(weights[top])}")
+    shares = (say("core-quiz.share-both", weight=fixed(w)) if fixed(w) == fixed(weights[top]) else
+              say("core-quiz.share-instead", weight=fixed(w), was=fixed(weights[top])))
+    labels = {"more": say("core-quiz.more"), "less": say("core-quiz.less"), "same": say("core-quiz.about-same")}
     return {"id": "temperature",
-            "prompt": f"At T = {typed(target)}, does “{word_label(words, top)}” get more or less of "
-                      f"the unit “{word_label(words, i)}” shares out than now, at T = {typed(t)}?",
-            "choices": [{"id": "more", "label": "More"}, {"id": "less", "label": "Less"},
-                        {"id": "same", "label": "About the same"}],
+            "prompt": say("core-quiz.t-prompt", target=typed(target), word=word_label(words, top),
+                          query=word_label(words, i), t=typed(t)),
+            "choices": [{"id": "more", "label": labels["more"]}, {"id": "less", "label": labels["less"]},
+                        {"id": "same", "label": labels["same"]}],
             "answer": answer,
-            "explanation": f"{dict(more='More', less='Less', same='About the same')[answer]}: "
-                           f"{shares}. {why}"}
+            "explanation": say("core-quiz.t-explanation", answer=labels[answer], shares=shares, why=why)}
 
 
 def _sink_unmasked(d: dict) -> dict | None:
@@ -144,18 +137,16 @@ def _sink_unmasked(d: dict) -> dict | None:
     # "most" only for a share above half; below it, the largest share (a teacher's pass found
     # "keeps most of it on itself" beside 0.416 on itself and 0.584 on the later words)
     most = float(fixed(row[answer])) > 0.5
-    where = (("keeps most of it on itself" if most else "keeps the largest share on itself, less than half")
+    where = ((say("core-quiz.keeps-most") if most else say("core-quiz.keeps-largest"))
              if answer == 0 else
-             f"now looks {'mostly' if most else 'more than anywhere else'} at “{word_label(words, answer)}”")
+             say("core-quiz.looks-mostly", word=word_label(words, answer)) if most else
+             say("core-quiz.looks-more", word=word_label(words, answer)))
     return {"id": "sink-unmasked",
-            "prompt": "Without the causal mask, where does the first word, "
-                      f"“{word_label(words, 0)}”, look under the sink head?",
+            "prompt": say("core-quiz.sink-prompt", word=word_label(words, 0)),
             "choices": word_choices(words, [0, 1, n - 1, answer]), "answer": f"w{answer}",
-            "explanation": f"“{word_label(words, answer)}”, with {fixed(row[answer])}. With the "
-                           "mask the first word can only look at itself. Without it, it "
-                           f"{where}, and “{word_label(words, rest[0])}” gets {fixed(row[rest[0]])}: "
-                           "the sink head’s keys score by how early a word is, so the later "
-                           "words it can now reach score lower."}
+            "explanation": say("core-quiz.sink-explanation", word=word_label(words, answer),
+                               weight=fixed(row[answer]), where=where, next=word_label(words, rest[0]),
+                               next_weight=fixed(row[rest[0]]))}
 
 
 def _naive(d: dict) -> dict:
@@ -170,23 +161,19 @@ def _naive(d: dict) -> dict:
     z = cf.z[i][cf.allowed[i]]  # the allowed keys' z
     if failure is None:
         answer = "same"
-        why = (f"The largest z is {fixed(z.max())} and the smallest {fixed(z.min())}: every "
-               f"eᶻ fits in a double (up to z = {fixed(whatif.LN_MAX)}), so the naive "
-               "weights equal the real ones. Subtracting the largest only keeps eᶻ at most 1.")
+        why = say("core-quiz.naive-fits", top=fixed(z.max()), low=fixed(z.min()), limit=fixed(whatif.LN_MAX))
     else:
         answer = "undefined"
         labels = [word_label(words, j) for j in range(n)]
-        why = (f"{whatif_panel.cause(failure, cf.z[i], cf.allowed[i], labels)}, so the naive weights "
-               "are undefined. The max-shift makes the top key’s eᶻ exactly 1, so the real "
-               "weights are fine.")
+        why = say("core-quiz.naive-breaks", cause=whatif_panel.cause(failure, cf.z[i], cf.allowed[i], labels))
     return {"id": "naive",
-            "prompt": f"Under the {s['head']} head at T = {typed(NAIVE_T)}, what happens to "
-                      f"the weights of “{word_label(words, i)}” without the max-shift?",
-            "choices": [{"id": "same", "label": "The same weights"},
-                        {"id": "different", "label": "Different weights"},
-                        {"id": "undefined", "label": "No weights at all"}],
+            "prompt": say("core-quiz.naive-prompt", head=s["head"], t=typed(NAIVE_T), word=word_label(words, i)),
+            "choices": [{"id": "same", "label": say("core-quiz.same-weights")},
+                        {"id": "different", "label": say("core-quiz.different-weights")},
+                        {"id": "undefined", "label": say("core-quiz.no-weights")}],
             "answer": answer,
-            "explanation": f"{'The same weights.' if answer == 'same' else 'No weights:'} {why}"}
+            "explanation": (say("core-quiz.naive-same", why=why) if answer == "same" else
+                            say("core-quiz.naive-undefined", why=why))}
 
 
 def view(sentence=None, head="coreference", query=None, temperature="1", shut=None,

@@ -39,7 +39,7 @@ WEIGHTS_SHA256 = "1e487e43561c652258131f722e7f7e36e104a11432542efea1d5afe96699fe
 AGREEMENT = 2e-3  # each size from the file is the full model's to this fraction (the tests check it)
 POSITIONS = bench.MAX_WORDS + 2  # the positions a sentence of the bench may use, with [CLS] and [SEP]
 # the steps measured, in order: the layer chapter's columns (attention.layer_view)
-STEPS = tuple(key for key, _, _ in layer_view.STEPS)
+STEPS = tuple(key for key, _ in layer_view.STEPS)
 _NOT_WEIGHTS = ("vocab", "eps", "heads")  # the file's other arrays
 
 

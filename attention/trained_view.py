@@ -12,6 +12,7 @@ import functools
 import json
 
 from . import bench, bench_view
+from .catalog import say
 from .trained_model import DATA, HEADS, LAYERS
 
 __all__ = ["DATA", "LAYERS", "HEADS", "data", "head_name", "matched", "panel", "parse_head",
@@ -19,6 +20,12 @@ __all__ = ["DATA", "LAYERS", "HEADS", "data", "head_name", "matched", "panel", "
 
 SITE_DIR = "data/trained/"  # where the build puts one JSON file per example sentence
 STRENGTH = ((0.7, "strong"), (0.5, "moderate"), (0.0, "weak"))  # how a match score is described
+
+
+def _word(strength_id: str) -> str:
+    """A strength's word as a reader reads it (STRENGTH names it in English, as an id)."""
+    return {"strong": say("trained-view.strong"), "moderate": say("trained-view.moderate"),
+            "weak": say("trained-view.weak")}[strength_id]
 
 
 @functools.lru_cache(maxsize=1)
@@ -50,8 +57,7 @@ def parse_head(value) -> tuple[int, int]:
         layer, head = int(parts[0]), int(parts[1])
         if layer < LAYERS and head < HEADS:
             return layer, head
-    raise ValueError(f"expected a trained head as layer-head, like 4-5, with layer 0 to "
-                     f"{LAYERS - 1} and head 0 to {HEADS - 1}")
+    raise ValueError(say("trained-view.bad-head", example="4-5", first=0, last_layer=LAYERS - 1, last_head=HEADS - 1))
 
 
 def strength(score: float) -> str:
@@ -60,7 +66,7 @@ def strength(score: float) -> str:
     >>> strength(1.0), strength(0.55), strength(0.45)
     ('strong', 'moderate', 'weak')
     """
-    return next(word for floor, word in STRENGTH if score >= floor)
+    return _word(next(word for floor, word in STRENGTH if score >= floor))
 
 
 def matched() -> dict[str, str]:
@@ -101,7 +107,7 @@ def label(name: str) -> str:
     'layer 4, head 5'
     """
     layer, head = parse_head(name)
-    return f"layer {layer}, head {head}"
+    return say("trained-view.head", layer=layer, head=head)
 
 
 def counted_from_one(name: str) -> dict[str, str]:
@@ -114,7 +120,7 @@ def counted_from_one(name: str) -> dict[str, str]:
     {'ours': 'layer 2, head 0', 'theirs': 'layer 3, head 1'}
     """
     layer, head = parse_head(name)
-    return {"ours": label(name), "theirs": f"layer {layer + 1}, head {head + 1}"}
+    return {"ours": label(name), "theirs": say("trained-view.head", layer=layer + 1, head=head + 1)}
 
 
 def measured() -> dict[str, dict]:
@@ -181,7 +187,7 @@ def panel(sentence=None, head="coreference", query=None, trained=None, **bench_s
         "table": d["search"]["table"],
         "model": d["model"], "sentences": len(d["search"]["sentences"]),
         "layers": LAYERS, "per_layer": HEADS,
-        "strengths": [{"word": word, "floor": f"{floor:g}"} for floor, word in STRENGTH[:-1]],
+        "strengths": [{"word": _word(word), "floor": f"{floor:g}"} for floor, word in STRENGTH[:-1]],
         # the numbering shown on this model's own best coreference head, a head that exists
         "clark": {**counted_from_one(matched()["coreference"]), "behaviour": "coreference"},
         "default": " ".join(bench.DEFAULT_SENTENCE),
@@ -205,7 +211,8 @@ def with_pick(view, state: dict) -> dict:
             parse_head(pick)
         except ValueError as exc:
             text = str(exc)
-            raise bench_view.BenchInputError("trained", f"{text[0].upper()}{text[1:]}.") from None
+            raise bench_view.BenchInputError("trained", say("trained-view.input-error",
+                                                            reason=f"{text[0].upper()}{text[1:]}")) from None
     data = view(**state)
     data["state"]["trained"] = pick
     return data

@@ -25,11 +25,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .catalog import say
+
 __all__ = ["CHANGED", "LN_MAX", "MESSAGES", "NO_WEIGHTS", "STEPS", "Counterfactual",
-           "counterfactual", "entropy_bits", "naive_softmax", "steps"]
+           "counterfactual", "double", "entropy_bits", "label", "message", "naive_softmax",
+           "no_weights", "steps"]
 
 STEPS = ("scale", "mask", "shift")
 LN_MAX = math.log(sys.float_info.max)  # 709.78…: eᶻ is finite only for z up to this
+# MESSAGES, NO_WEIGHTS, DOUBLE and LABELS are the English words, kept for code that reads them;
+# a reader is told them in the language spoken now: message(), no_weights(), double(), label().
 MESSAGES = {
     "overflow": "eᶻ overflows: 1.8×10³⁰⁸ is the largest double; the naive weights are undefined",
     "sum": "the sum of the eᶻ overflows: 1.8×10³⁰⁸ is the largest double; the naive weights "
@@ -44,6 +49,45 @@ LABELS = {"scale": "÷√d_k", "mask": "the causal mask", "shift": "the max-shif
 CHANGED = 0.0005  # below this a weight reads the same to three decimals
 
 
+def message(failure: str | None) -> str | None:
+    """Why a row's naive softmax has no weights (MESSAGES), in the language spoken now; None for
+    a row that has them, or no allowed key ("empty").
+
+    >>> message("underflow"), message("empty")
+    ('every eᶻ underflows to 0: the naive weights are 0 ÷ 0, undefined', None)
+    """
+    if failure == "overflow":
+        return say("core-whatif.overflow")
+    if failure == "sum":
+        return say("core-whatif.sum")
+    if failure == "underflow":
+        return say("core-whatif.underflow")
+    return None
+
+
+def no_weights() -> str:
+    """What stands in place of a row's weights when it has none (NO_WEIGHTS), as said now."""
+    return say("core-whatif.no-weights")
+
+
+def double() -> str:
+    """What 1.8×10³⁰⁸ is (DOUBLE), as said now."""
+    return say("core-whatif.double")
+
+
+def label(step: str, d_k: int) -> str:
+    """A removable step's name (LABELS) as said now, ÷√d_k with the head's width.
+
+    >>> label("scale", 8), label("shift", 8)
+    ('÷√8', 'the max-shift')
+    """
+    if step == "scale":
+        return LABELS["scale"].replace("d_k", str(d_k))  # mathematics: the same in every language
+    if step == "mask":
+        return say("core-whatif.causal-mask")
+    return say("core-whatif.max-shift")
+
+
 def steps(without) -> tuple[str, ...]:
     """Return the removed steps, unique and in canonical order; raise on an unknown one.
 
@@ -55,10 +99,10 @@ def steps(without) -> tuple[str, ...]:
     if isinstance(without, str):
         without = [w for w in without.split(",") if w]
     if not isinstance(without, (list, tuple)):
-        raise ValueError("without must be a list of steps: scale, mask, shift")
+        raise ValueError(say("core-whatif.not-a-list"))
     for w in without:
         if w not in STEPS:
-            raise ValueError(f"unknown step {str(w)[:20]!r}: choose scale, mask or shift")
+            raise ValueError(say("core-whatif.unknown-step", step=repr(str(w)[:20])))
     return tuple(s for s in STEPS if s in without)
 
 

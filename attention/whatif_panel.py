@@ -7,12 +7,12 @@ from __future__ import annotations
 import numpy as np
 
 from . import toy
-from .catalog import listed
+from .catalog import listed, say
 from .numbers import fixed, shown
-from .whatif import (CHANGED, DOUBLE, LABELS, LN_MAX, MESSAGES, NO_WEIGHTS, STEPS, Counterfactual,
-                     counterfactual, entropy_bits)
+from .whatif import (CHANGED, LN_MAX, STEPS, Counterfactual, counterfactual, double, entropy_bits, label,
+                     message, no_weights)
 
-__all__ = ["NO_MATRIX", "bench_entry", "cause", "lab_entry", "sentence"]
+__all__ = ["NO_MATRIX", "bench_entry", "cause", "lab_entry", "no_matrix", "sentence"]
 
 
 def _largest(weights, labels) -> str:
@@ -29,8 +29,9 @@ def _largest(weights, labels) -> str:
     tied = [labels[j] for j in np.flatnonzero(np.isclose(w, w.max(), rtol=1e-12, atol=0))]
     if len(tied) == 1:
         return tied[0]
-    names = listed(tied) if len(tied) <= 3 else f"{len(tied)} keys"
-    return f"{names}, tied at"
+    if len(tied) <= 3:
+        return say("core-whatif-panel.tied", names=listed(tied))
+    return say("core-whatif-panel.tied-keys", count=len(tied))
 
 
 def _row(weights, labels) -> dict:
@@ -43,9 +44,7 @@ def _row(weights, labels) -> dict:
 
 def _title(removed: tuple, d_k: int) -> str:
     """Name the removed steps: "Without ÷√8 and the max-shift"."""
-    names = [LABELS[s].replace("d_k", str(d_k)) for s in removed]
-    return "Without " + (" and ".join(names) if len(names) < 3
-                         else f"{names[0]}, {names[1]} and {names[2]}")
+    return say("core-whatif-panel.title", steps=listed([label(s, d_k) for s in removed]))
 
 
 def cause(failure: str, z, allowed, labels) -> str:
@@ -59,57 +58,59 @@ def cause(failure: str, z, allowed, labels) -> str:
     top = order[0]
     if failure == "overflow":
         more = [labels[j] for j in order[1:] if allowed[j] and z[j] > LN_MAX]
-        also = ("" if not more else f" (as does that of “{more[0]}”)" if len(more) == 1 else
-                f" (as do those of “{more[0]}” and “{more[1]}”)" if len(more) == 2 else
-                f" (as do those of {len(more)} more keys)")
-        return (f"eᶻ of “{labels[top]}” overflows{also}: its z is {fixed(z[top])}, and past "
-                f"z = {fixed(LN_MAX)}, eᶻ is more than 1.8×10³⁰⁸, {DOUBLE}")
+        also = ("" if not more else say("core-whatif-panel.also-one", word=more[0]) if len(more) == 1 else
+                say("core-whatif-panel.also-two", first=more[0], second=more[1]) if len(more) == 2 else
+                say("core-whatif-panel.also-more", count=len(more)))
+        return say("core-whatif-panel.cause-overflow", word=labels[top], also=also, z=fixed(z[top]),
+                   limit=fixed(LN_MAX), double=double())
     if failure == "sum":
-        return f"each eᶻ fits, but their sum overflows: it is more than 1.8×10³⁰⁸, {DOUBLE}"
-    return (f"every eᶻ underflows to 0 (the largest z, that of “{labels[top]}”, is "
-            f"{fixed(z[top])}): the naive weights are 0 ÷ 0")
+        return say("core-whatif-panel.cause-sum", double=double())
+    return say("core-whatif-panel.cause-underflow", word=labels[top], z=fixed(z[top]))
 
 
-def sentence(real, cf, failure, labels, removed, d_k, query="the query", later=(),
+def sentence(real, cf, failure, labels, removed, d_k, query=None, later=(),
              why=None) -> str:
     """Say in one sentence, from the numbers, what removing the steps changed for a row.
 
     ``real``, ``cf``: weight rows (m,); ``later``: (m,) True for keys after the query;
+    ``query``: who the row is for (default "the query", as said now);
     ``why``: for a row that failed, which eᶻ broke it (``cause``), else the failure's message.
     """
     if not removed:
-        return "Every step is in place: these are the real weights."
+        return say("core-whatif-panel.in-place")
+    if query is None:
+        query = say("core-whatif-panel.the-query")
     head = _title(removed, d_k)
     if failure is not None:
-        said = f"{why}; the naive weights are undefined" if why else MESSAGES[failure]
-        return (f"{head}, {said}. With the max-shift the top key’s eᶻ is exactly "
-                "1 and every other one at most 1, so the real row is unaffected.")
+        said = say("core-whatif-panel.undefined", why=why) if why else message(failure)
+        return say("core-whatif-panel.failed", title=head, why=said)
     real, cf = np.asarray(real), np.asarray(cf)
     a, b = int(np.argmax(real)), int(np.argmax(cf))
     later = np.asarray(later, dtype=bool) if len(later) else np.zeros(len(real), dtype=bool)
     ahead = float(cf[later].sum())
     if ahead >= CHANGED:
         j = int(np.flatnonzero(later)[np.argmax(cf[later])])
-        return (f"{head}, {query} gives {fixed(ahead)} of its unit to later words, most to "
-                f"“{labels[j]}” ({fixed(cf[j])}); its largest weight is now “{labels[b]}” "
-                f"({fixed(cf[b])}), was “{labels[a]}” ({fixed(real[a])}).")
+        return say("core-whatif-panel.later", title=head, query=query, ahead=fixed(ahead),
+                   word=labels[j], weight=fixed(cf[j]), top=labels[b], top_weight=fixed(cf[b]),
+                   was=labels[a], was_weight=fixed(real[a]))
     if b != a:
-        return (f"{head}, {query} looks mostly at “{labels[b]}” ({fixed(cf[b])}) instead "
-                f"of “{labels[a]}” ({fixed(real[a])}).")
+        return say("core-whatif-panel.moved", title=head, query=query, top=labels[b],
+                   top_weight=fixed(cf[b]), was=labels[a], was_weight=fixed(real[a]))
     diff = float(cf[a] - real[a])
     if abs(diff) < CHANGED and float(np.abs(cf - real).max()) < CHANGED:
         if removed == ("shift",):
-            return (f"{head} the weights come out the same: subtracting the largest score "
-                    "changes no weight, it only keeps every eᶻ at most 1.")
+            return say("core-whatif-panel.same-shift", title=head)
         if "mask" in removed and later.any():
-            return (f"{head}, {query} could look at later words, but none scores high enough "
-                    "to take any weight: the weights stay the same to three decimals.")
-        return f"{head}, the weights stay the same to three decimals."
+            return say("core-whatif-panel.same-later", title=head, query=query)
+        return say("core-whatif-panel.same", title=head)
     h_real, h_cf = entropy_bits(real), entropy_bits(cf)
-    verb = "falls" if h_cf < h_real else "rises"
-    return (f"{head}, “{labels[a]}” takes {fixed(cf[a])} instead of {fixed(real[a])}: "
-            f"{fixed(abs(diff))} {'more' if diff > 0 else 'less'}, and the entropy {verb} "
-            f"from {fixed(h_real)} to {fixed(h_cf)} bits.")
+    values = dict(title=head, word=labels[a], now=fixed(cf[a]), was=fixed(real[a]), diff=fixed(abs(diff)),
+                  bits_was=fixed(h_real), bits_now=fixed(h_cf))
+    if diff > 0:
+        return (say("core-whatif-panel.more-falls", **values) if h_cf < h_real
+                else say("core-whatif-panel.more-rises", **values))
+    return (say("core-whatif-panel.less-falls", **values) if h_cf < h_real
+            else say("core-whatif-panel.less-rises", **values))
 
 
 def _compare(tr, cf: Counterfactual, i: int, labels, query: str, later=()) -> dict:
@@ -119,10 +120,10 @@ def _compare(tr, cf: Counterfactual, i: int, labels, query: str, later=()) -> di
         counter = _row(cf.weights[i], labels)
     else:
         counter = {"weights": None, "top": None, "entropy": None, "failure": failure,
-                   "message": MESSAGES.get(failure, "every key this row could use is shut"),
-                   "cell": NO_WEIGHTS}
+                   "message": message(failure) or say("core-whatif-panel.all-shut"),
+                   "cell": no_weights()}
     if failure == "empty":
-        text = f"{_title(cf.without, tr.d_k)}, every key {query} could use is still shut."
+        text = say("core-whatif-panel.still-shut", title=_title(cf.without, tr.d_k), query=query)
     else:
         why = failure and cause(failure, cf.z[i], cf.allowed[i], labels)
         text = sentence(tr.weights[i], cf.weights[i], failure, labels, cf.without, tr.d_k,
@@ -145,7 +146,7 @@ def _keys(tr, cf: Counterfactual, i: int, labels, future) -> list[dict]:
 
 def _options(names, removed, d_k) -> list[dict]:
     """The toggles a figure offers, each with its label and whether it is on."""
-    return [{"name": s, "label": "without " + LABELS[s].replace("d_k", str(d_k)),
+    return [{"name": s, "label": say("core-whatif-panel.option", step=label(s, d_k)),
              "on": s in removed} for s in names]
 
 
@@ -167,7 +168,7 @@ def lab_entry(tr, removed: tuple, q, fields, mask, t_text: str, limit: float) ->
     labels = list(toy.TOKENS)
     out = {"without": list(removed), "options": _options(("scale", "shift"), removed, tr.d_k),
            "state": {"query": list(fields), "mask": list(mask), "temperature": t_text},
-           **_compare(tr, cf, 0, labels, "the query"), "output": None, "reach": None,
+           **_compare(tr, cf, 0, labels, say("core-whatif-panel.the-query")), "output": None, "reach": None,
            "keys": _keys(tr, cf, 0, labels, [False] * len(labels))}
     if removed and cf.failure[0] is None:
         out["output"] = shown(np.nan_to_num(cf.weights[0]) @ toy.roles()["V"])  # (m,) @ (m, d_v)
@@ -217,11 +218,12 @@ def bench_entry(tr, removed: tuple, i: int, words, causal, closed) -> dict:
     word = words[i]
     out = {"without": list(removed),
            "options": _options(STEPS, removed, tr.d_k),
-           **_compare(tr, cf, i, list(words), f"“{word}”", later if "mask" in removed else ())}
+           **_compare(tr, cf, i, list(words), say("core-whatif-panel.quoted", word=word),
+                      later if "mask" in removed else ())}
     out["keys"] = _keys(tr, cf, i, list(words), later)
     out["matrix"] = _matrix(cf, causal, "mask" in removed)
     title = out["title"][:1].lower() + out["title"][1:]
-    out["matrix_label"] = f"Show the matrix {title}"
+    out["matrix_label"] = say("core-whatif-panel.show-matrix", without=title)
     out["matrix_note"] = _matrix_note(title, out["matrix"], "mask" in removed)
     return out
 
@@ -232,19 +234,23 @@ def _matrix_note(title: str, rows: list[dict], unmasked: bool) -> str:
     >>> _matrix_note("without the max-shift", [{"failure": "overflow"}, {"failure": None}], False)
     'Showing the matrix without the max-shift; 1 of 2 rows has no weights: eᶻ overflows.'
     """
-    text = f"Showing the matrix {title}"
-    if unmasked:
-        text += ": the hatched triangle is gone, and every word may look at later words"
     failed = [r["failure"] for r in rows if r["failure"] in ("overflow", "sum", "underflow")]
+    undefined = ""
     if failed:
-        kinds = ", ".join(SHORT[f] for f in dict.fromkeys(failed))
-        has = "has" if len(failed) == 1 else "have"
-        text += f"; {len(failed)} of {len(rows)} row{'s' if len(rows) > 1 else ''} {has} no " \
-                f"weights: {kinds}"
-    return text + "."
+        kinds = say("list.separator").join(_short(f) for f in dict.fromkeys(failed))
+        undefined = (say("core-whatif-panel.undefined-rows", count=len(failed), rows=len(rows), kinds=kinds)
+                     if len(rows) > 1 else
+                     say("core-whatif-panel.undefined-row", count=len(failed), rows=len(rows), kinds=kinds))
+    return say("core-whatif-panel.showing", without=title,
+               unmasked=say("core-whatif-panel.unmasked") if unmasked else "", undefined=undefined)
 
 
-NO_MATRIX = "Show the matrix without a step (remove one in the bench’s what-if panel first)"
+NO_MATRIX = "Show the matrix without a step (remove one in the bench’s what-if panel first)"  # English; no_matrix()
+
+
+def no_matrix() -> str:
+    """The matrix control's text while no step is removed (NO_MATRIX), as said now."""
+    return say("core-whatif-panel.no-matrix")
 
 
 def _bench_real(tr, i: int, words: list, causal, reader) -> dict:
@@ -259,13 +265,34 @@ def _bench_real(tr, i: int, words: list, causal, reader) -> dict:
     return {"without": [], "options": _options(STEPS, (), tr.d_k),
             "real": _row(tr.weights[i], words), "counterfactual": None,
             "sentence": sentence(None, None, None, words, (), tr.d_k), "title": "",
-            "keys": keys, "matrix": None, "matrix_label": NO_MATRIX, "matrix_note": ""}
+            "keys": keys, "matrix": None, "matrix_label": no_matrix(), "matrix_note": ""}
 
 
 ROW_NOTES = {"overflow": "overflow", "sum": "sum overflows", "underflow": "underflow",
              "empty": "every key shut"}  # after a matrix row's word: why it has no weights
 SHORT = {"overflow": "eᶻ overflows", "sum": "the sum of eᶻ overflows",
          "underflow": "every eᶻ underflows to 0", "empty": "every key shut"}
+# (ROW_NOTES and SHORT are the English words; a reader is told them by _row_note and _short.)
+
+
+def _row_note(failure: str) -> str:
+    """What follows a matrix row's word when the row has no weights: " (overflow)"."""
+    if failure == "overflow":
+        return say("core-whatif-panel.note-overflow")
+    if failure == "sum":
+        return say("core-whatif-panel.note-sum")
+    if failure == "underflow":
+        return say("core-whatif-panel.note-underflow")
+    return say("core-whatif-panel.note-empty")
+
+
+def _short(failure: str) -> str:
+    """A failure in a few words, for the matrix's note (SHORT)."""
+    if failure == "overflow":
+        return say("core-whatif-panel.short-overflow")
+    if failure == "sum":
+        return say("core-whatif-panel.short-sum")
+    return say("core-whatif-panel.short-underflow")
 
 
 def _matrix(cf: Counterfactual, causal=None, unmasked: bool = False) -> list[dict]:
@@ -286,7 +313,7 @@ def _matrix(cf: Counterfactual, causal=None, unmasked: bool = False) -> list[dic
                  if ok and cf.allowed[r, c] else None for c in range(m)]
         masks = "".join(("a" if ok else "u") if cf.allowed[r, c]
                         else "s" if unmasked or causal[r, c] else "f" for c in range(m))
-        note = "" if ok else f" ({ROW_NOTES[failure]})"
-        rows.append({"failure": failure, "message": MESSAGES.get(failure), "note": note,
+        note = "" if ok else _row_note(failure)
+        rows.append({"failure": failure, "message": message(failure), "note": note,
                      "masks": masks, "cells": cells})
     return rows

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from attention.catalog import say
+
 from .errors import BuildError
 
+# each kind as a reader sees it, in the language spoken now (attention.catalog.speaking)
 KINDS = {
-    "source": "From a source",
-    "derived": "Derived result",
-    "toy": "Toy assumption",
-    "algebra": "Algebraic derivation",
-    "measured": "Measured on a trained model",
+    "source": lambda: say("claims-kind.source"),
+    "derived": lambda: say("claims-kind.derived"),
+    "toy": lambda: say("claims-kind.toy"),
+    "algebra": lambda: say("claims-kind.algebra"),
+    "measured": lambda: say("claims-kind.measured"),
 }
+TRANSLATED = ("statement", "location", "model", "measurement")  # what an edition's ledger translates
 CLAIM_ID = re.compile(r"CL-\d{3}")
 
 
@@ -64,7 +69,7 @@ class Claim:
     @property
     def kind_label(self) -> str:
         """Return the kind as a reader sees it."""
-        return KINDS[self.kind]
+        return KINDS[self.kind]()
 
 
 @dataclass
@@ -143,6 +148,30 @@ def load_ledger(path: Path, measured: dict | None = None) -> Ledger:
     # The claims page lists claims in this order, so by number, whatever order they were
     # written in (claims added later, such as CL-061, sat between CL-048 and CL-049).
     return Ledger(path, sources, dict(sorted(claims.items(), key=lambda kv: int(kv[0][3:]))))
+
+
+def translated(ledger: Ledger, path: Path) -> Ledger:
+    """The ledger in an edition's language: each claim's words from ``path`` (templates/
+    claims.<lang>.toml: a [claims.CL-…] table per claim, with its statement, location, model
+    and measurement translated), everything else (kinds, sources, results) the same, nothing
+    cited yet. A claim missing there, or a field it lacks, fails the build: a reader of an
+    edition reads every claim in its language."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        words = tomllib.loads(text).get("claims", {})
+    except OSError as exc:
+        raise BuildError(f"cannot read the ledger's translation: {exc.strerror}", path) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise BuildError(f"malformed ledger translation: {exc}", path) from None
+    claims = {}
+    for cid, claim in ledger.claims.items():
+        mine = words.get(cid, {})
+        lacking = [f for f in TRANSLATED if getattr(claim, f) and not str(mine.get(f, "")).strip()]
+        if lacking:
+            raise BuildError(f"{cid} lacks its translated {', '.join(lacking)}", path,
+                             _line_of(text, f"[claims.{cid}]"))
+        claims[cid] = dataclasses.replace(claim, cited_in=[], **{f: mine[f].strip() for f in TRANSLATED if f in mine})
+    return Ledger(ledger.path, ledger.sources, claims)
 
 
 def check_all_cited(ledger: Ledger) -> None:

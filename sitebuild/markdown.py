@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import re
+from collections.abc import Callable
 
 from markdown_it import MarkdownIt
 from mdit_py_plugins.anchors import anchors_plugin
@@ -19,13 +21,20 @@ _ANCHOR = re.compile(
 )
 
 
-def _heading(match: re.Match) -> str:
+def _english(key: str, **values) -> str:
+    """The English catalog's message of key, as markup (the strings when no page's are given)."""
+    from . import strings
+
+    return strings.markup(strings.load(), key, **values)
+
+
+def _heading(match: re.Match, t: Callable) -> str:
     """Rewrite a heading's permalink so screen readers hear what it links to."""
     level, slug, inner = match.groups()
-    label = html.escape(re.sub(r"<[^>]+>", "", inner), quote=True)
+    title = html.unescape(re.sub(r"<[^>]+>", "", inner))  # the heading's text; t escapes it
     return (
         f'<h{level} id="{slug}">{inner} <a class="anchor" href="#{slug}" '
-        f'aria-label="Link to the section {label}">#</a></h{level}>'
+        f'aria-label="{t("site.section-link", title=title)}">#</a></h{level}>'
     )
 
 
@@ -38,7 +47,8 @@ def _render_teaching(self, tokens, idx, options, env) -> str:
     """Render ``::: teaching`` containers as a folded "Teaching notes" section: what a student
     can do after the chapter, the misconceptions it addresses, a ten-minute activity."""
     if tokens[idx].nesting == 1:
-        return '<details class="teaching">\n<summary>Teaching notes</summary>\n'
+        t = env.get("t", _english)
+        return f'<details class="teaching">\n<summary>{t("markdown.teaching")}</summary>\n'
     return "</details>\n"
 
 
@@ -65,10 +75,11 @@ def _make_parser() -> MarkdownIt:
 _PARSER = _make_parser()
 
 
-def render_markdown(text: str) -> str:
-    """Render chapter Markdown (already through Jinja) to an HTML fragment.
+def render_markdown(text: str, t: Callable = _english) -> str:
+    """Render chapter Markdown (already through Jinja) to an HTML fragment; ``t`` says the
+    page's strings (a heading's link, the teaching notes' title), in English when not given.
 
     >>> render_markdown("## Mix values\\n\\nThe sum $o$ is a vector.")  # doctest: +ELLIPSIS
     '<h2 id="mix-values">Mix values <a class="anchor" href="#mix-values" ...>#</a></h2>\\n<p>The sum <math display="inline"><mrow><mi>o</mi></mrow></math> is a vector.</p>\\n'
     """  # noqa: E501 (a doctest shows its output whole, on one line)
-    return _ANCHOR.sub(_heading, _PARSER.render(text))
+    return _ANCHOR.sub(functools.partial(_heading, t=t), _PARSER.render(text, {"t": t}))

@@ -37,16 +37,31 @@ class Page:
     lede: str
     source: Path | None  # a Markdown source, or None for a page made from data
     nav_title: str = ""
+    edition: str = ""  # the folder of its language's edition ("zh/"); "" for English, at the root
 
     @property
     def url(self) -> str:
-        """Return the page's path below the site root, e.g. "roles/"."""
-        return f"{self.slug}/" if self.slug else ""
+        """Return the page's path below the site root, e.g. "roles/" or "zh/roles/"."""
+        return self.edition + (f"{self.slug}/" if self.slug else "")
 
     @property
     def root(self) -> str:
-        """Return the relative path from this page back to the site root."""
+        """Return the relative path from this page back to the site root (the files every
+        edition shares: the styles, modules, runtime and answers).
+
+        >>> Page("roles", "", "", None, edition="zh/").root, Page("", "", "", None).root
+        ('../../', '')
+        """
         return "../" * self.url.count("/")
+
+    @property
+    def home(self) -> str:
+        """Return the relative path from this page to its edition's home (its links to pages).
+
+        >>> Page("roles", "", "", None, edition="zh/").home, Page("roles", "", "", None).home
+        ('../../zh/', '../')
+        """
+        return self.root + self.edition
 
 
 @dataclass
@@ -93,11 +108,11 @@ def make_env(templates: Path, catalog: strings.Catalog | None = None) -> jinja2.
     )
     catalog = catalog or strings.load()
     env.globals["t"] = functools.partial(strings.markup, catalog)
-    env.globals["lang"], env.globals["dir"] = catalog.lang, catalog.dir
+    env.globals["lang"], env.globals["dir"] = catalog.tag, catalog.dir
     env.globals["embeds"] = {e.id: e for e in embeds.registry()}
     env.globals["places"] = PLACES
     env.globals["exports"] = set(registry.EXPORTS)
-    env.filters["spelled"] = spelled
+    env.filters["spelled"] = functools.partial(spelled, lang=catalog.lang)
     env.filters["latex_vector"] = lambda s: "[" + ",".join(s["text"][1:-1].split(", ")) + "]"
     env.filters["bmatrix"] = lambda rows: (
         r"\begin{bmatrix}" + r"\\".join("&".join(r["text"][1:-1].split(", ")) for r in rows)
@@ -164,7 +179,7 @@ class PageRenderer:
         citation = Citation(self._page.url, self._page.title, anchor, claim_ids)
         self._citations.append(citation)
         links = ", ".join(
-            f'<a href="{self._page.root}claims/#{c.id}" title="{escape(c.kind_label)}">{c.id}</a>'
+            f'<a href="{self._page.home}claims/#{c.id}" title="{escape(c.kind_label)}">{c.id}</a>'
             for c in claims
         )
         return Markup(f'<span class="cites" id="{anchor}">{links}</span>')
@@ -192,7 +207,7 @@ class PageRenderer:
             self._page, self._citations = page, []
         data = self.figure_data(figure_id, state)
         template = self.env.get_template(f"figures/{figure_id.lower()}.html")
-        html = template.render(fig=data, root=self._page.root, cite=self.cite, embed=embed)
+        html = template.render(fig=data, root=self._page.root, home=self._page.home, cite=self.cite, embed=embed)
         return _BETWEEN_LINES.sub("><", html)  # the template's line breaks between tags
 
     def render(self, page: Page, context: dict) -> Rendered:
@@ -207,7 +222,8 @@ class PageRenderer:
             markdown = self.env.get_template(name).render(**context, **helpers, page=page)
         except (jinja2.TemplateError, LookupError, ValueError, TypeError) as exc:
             raise template_error(exc, path) from None
-        body = _PLACEHOLDER.sub(lambda m: self._blocks[int(m.group(1))], render_markdown(markdown))
+        html = render_markdown(markdown, self.env.globals["t"])  # its headings' links in the page's language
+        body = _PLACEHOLDER.sub(lambda m: self._blocks[int(m.group(1))], html)
         return Rendered(page, body, self._with_sections(body))
 
     def _with_sections(self, body: str) -> list[Citation]:

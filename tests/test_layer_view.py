@@ -82,7 +82,7 @@ def test_a_switch_marks_the_followed_words_steps_not_the_whole_layers():
     assert "now fires for no word; with every part on, it fires for “she”" in v["changed"]
     assert v["changed"].startswith("Without the coreference head:")
     marked = {s["key"] for s in layer_view.view(silent="coreference", focus=6)["steps"] if s["changed"]}
-    assert marked == {key for key, n, _ in layer_view.STEPS if n >= 4}
+    assert marked == {key for key, n in layer_view.STEPS if n >= 4}
 
 
 def test_the_words_left_all_zeros_are_named():
@@ -100,7 +100,7 @@ def test_a_part_switched_off_retitles_its_steps(part):
     titles = {s["key"]: s["title"] for s in layer_view.view(without=[part])["steps"]}
     whole = {s["key"]: s["title"] for s in layer_view.view()["steps"]}
     retitled = {k for k in titles if titles[k] != whole[k]}
-    assert retitled == set(layer_view.OFF_TITLES[part])
+    assert retitled == set(layer_view.RETITLED[part])
     assert all("off" in titles[k] or "no " in titles[k] for k in retitled)
     assert part != "residual" or "add the residual" not in titles.values()
 

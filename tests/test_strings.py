@@ -64,8 +64,11 @@ def test_a_pseudo_locale_is_every_english_string_marked_longer_and_with_its_plac
     en, pseudo = strings.load(), strings.load(lang)
     assert pseudo.messages.keys() == en.messages.keys()
     assert pseudo.dir == ("rtl" if lang == "ar-XB" else "ltr")
-    for key, text in en.messages.items():
-        said = pseudo.messages[key]
+    forms = [(f"{key}.{form}", text, pseudo.messages[key][form]) if isinstance(message, dict) else (key, text, pseudo.messages[key])
+             for key, message in en.messages.items()
+             for form, text in (message.items() if isinstance(message, dict) else [("", message)])]
+    assert any(isinstance(m, dict) for m in en.messages.values())  # plural messages among them
+    for key, text, said in forms:
         assert set(re.findall(r"\{\w+\}", said)) == set(re.findall(r"\{\w+\}", text)), key
         if lang == "en-XA":
             assert said.startswith("⟦") and said.endswith("⟧")

@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import bench, bench_drawing, bench_view, lab, quiz, trained_view, whatif
 from ..bench_input import BenchInputError
+from ..catalog import say
 from ..numbers import exact, fixed
 from ..protocol import delta
 from ..protocol.export import WITHOUT_COLUMNS, without_cells
@@ -66,7 +67,7 @@ def apply(name: str, value: str, state: dict) -> None:
     if name == "shut":
         parts = value.split(",") if value else []
         if not all(p.isdigit() for p in parts):
-            raise ValueError("expected word positions, like 1,3")
+            raise ValueError(say("bench-state.positions", example="1,3"))
         state["shut"] = [int(p) for p in parts]
     elif name == "query":
         state["query"] = int(value) if value.lstrip("-").isdigit() else value
@@ -153,9 +154,12 @@ def export(state: dict) -> dict:
              r["scaled"]["value"], r["tempered"]["value"], r["exp"]["value"],
              r["weight"]["value"], *(without_cells(cf, i, r["index"]) if cf else [])]
             for r in d["rows"]]
-    return {"columns": ["sentence", "head", "query_j", "query_word", "T", "j", "word",
-                        "causal_masked", "shut", "q_dot_k", "scaled", "tempered", "exp",
-                        "weight", *(WITHOUT_COLUMNS if cf else [])],
+    return {"columns": [say("bench-state.col-sentence"), say("bench-state.col-head"),
+                        say("bench-state.col-query-j"), say("bench-state.col-query-word"), "T", "j",
+                        say("bench-state.col-word"), say("bench-state.col-causal-masked"),
+                        say("bench-state.col-shut"), say("bench-state.col-q-dot-k"),
+                        say("bench-state.col-scaled"), say("bench-state.col-tempered"), "exp",
+                        say("bench-state.col-weight"), *(WITHOUT_COLUMNS if cf else [])],
             "rows": rows, "state": exported_state(d), "head": d["head"]["name"],
             "query": {"index": i, "word": d["query"]["word"]},
             "temperature": d["temperature"]["value"], "sentence": d["sentence"]["text"],
@@ -182,14 +186,12 @@ STATE = State(name=NAME, answer=answer, questions=questions, fields=frozenset({*
               parameters=(*PARAMETERS, "trained"), apply=apply, url=url, neighbours=neighbours,
               steps=whatif.STEPS,
               unwritten={"sentence": " ".join(bench.DEFAULT_SENTENCE)},
-              meanings={
-                  "sentence": ("the words, separated by spaces", f"up to {bench.MAX_WORDS} words "
-                               f"from the bench’s {len(bench.LEXICON)}-word lexicon"),
-                  "head": ("which head", ", ".join(bench.HEADS)),
-                  "query": ("the position of the query word, counting from 0",
-                            "0 to the number of words minus 1"),
+              meanings=lambda: {  # said when read: in the language of the page that shows them
+                  "sentence": (say("bench-meanings.sentence"), say("bench-meanings.sentence-values",
+                                                                   words=bench.MAX_WORDS, lexicon=len(bench.LEXICON))),
+                  "head": (say("bench-meanings.head"), ", ".join(bench.HEADS)),
+                  "query": (say("bench-meanings.query"), say("bench-meanings.query-values")),
                   "t": t_meaning(),
-                  "shut": ("stopcocks shut by the reader, as word positions", "for example 0,2"),
+                  "shut": (say("bench-meanings.shut"), say("bench-meanings.shut-values")),
                   "without": without_meaning(whatif.STEPS),
-                  "trained": ("a trained head to show instead of the best match",
-                              "layer-head, counting from 0, for example 4-5")})
+                  "trained": (say("bench-meanings.trained"), say("bench-meanings.trained-values"))})

@@ -5,6 +5,7 @@ query, key and value, drawn once by the build.
 from __future__ import annotations
 
 from .. import toy
+from ..catalog import say
 from ..numbers import shown
 from ..protocol.records import Figure
 
@@ -38,9 +39,9 @@ def data() -> dict:
 def export(state: dict) -> dict:
     """Its download: each token's input and its three roles."""
     rows = [[r["token"], *[x for role in "XQKV" for x in r[role]["value"]]] for r in data()["rows"]]
-    cols = ["token"] + [f"{role}_{c}" for role in "XQKV" for c in (1, 2)]
+    cols = [say("export.token")] + [f"{role}_{c}" for role in "XQKV" for c in (1, 2)]
     return {"columns": cols, "rows": rows}
 
 
-FIGURE = Figure(number="FIG-001", chapter="roles", title="One input row, three projected roles",
+FIGURE = Figure(number="FIG-001", chapter="roles", title=lambda: say("fig-001.title"),
                 data=data, export=export, live=False)

@@ -6,6 +6,7 @@ reopens it with ``?query=grid``.
 from __future__ import annotations
 
 from .. import lab, toy
+from ..catalog import say
 from ..numbers import shown
 from ..questions import mixture
 from ..protocol.records import Figure, RequestError, State
@@ -78,7 +79,7 @@ def answer(state: dict) -> dict:
 def apply(name: str, value: str, state: dict) -> None:
     """Apply its one URL parameter, the query token, to state, or raise ValueError."""
     if value not in toy.TOKENS:
-        raise ValueError(f"choose one of {', '.join(toy.TOKENS)}")
+        raise ValueError(say("fig-002-core.choose", tokens=say("list.separator").join(toy.TOKENS)))
     state["query"] = value
 
 
@@ -103,8 +104,10 @@ def export(state: dict) -> dict:
     query, out = d["query"]["token"], d["output"]["value"]
     rows = [[query, r["token"], r["score"]["value"], r["scaled"]["value"], r["weight"]["value"],
              *r["value"]["value"], *r["contribution"]["value"], *out] for r in d["rows"]]
-    return {"columns": ["query", "key", "score", "scaled", "weight", "value_1", "value_2",
-                        "contribution_1", "contribution_2", "output_1", "output_2"],
+    return {"columns": [say("export.query"), say("export.key"), say("export.score"), say("export.scaled"),
+                        say("export.weight"), *[say("export.value", n=c) for c in (1, 2)],
+                        *[say("export.contribution", n=c) for c in (1, 2)],
+                        *[say("export.output", n=c) for c in (1, 2)]],
             "rows": rows, "query": query, "output": out}
 
 
@@ -120,6 +123,6 @@ def questions(state: dict, answered: dict) -> list[dict]:
 
 STATE = State(name=NAME, answer=answer, fields=frozenset({"query"}), parameters=("query",),
               apply=apply, url=url, neighbours=neighbours, questions=questions,
-              meanings={"query": ("the query token", ", ".join(toy.TOKENS))})
-FIGURE = Figure(number="FIG-002", chapter="mixture", title="Weights choose a mixture", data=data,
+              meanings=lambda: {"query": (say("fig-002-core.query-meaning"), ", ".join(toy.TOKENS))})
+FIGURE = Figure(number="FIG-002", chapter="mixture", title=lambda: say("fig-002-core.title"), data=data,
                 state=NAME, widget=NAME, export=export, parameters=STATE.parameters, table=NAME)

@@ -5,6 +5,7 @@ and the what-if panel; ``?q=0,0&mask=1,0,1&t=0.5&without=scale`` reopens a state
 from __future__ import annotations
 
 from .. import lab, toy, whatif
+from ..catalog import say, spoken
 from ..numbers import spelled, typed
 from ..questions import mixture
 from ..protocol.export import WITHOUT_COLUMNS, without_cells
@@ -37,7 +38,7 @@ def apply(name: str, value: str, state: dict) -> None:
     if name == "q":
         parts = value.split(",")
         if len(parts) != 2:
-            raise ValueError("expected two numbers, like 0.5,-1")
+            raise ValueError(say("fig-003-core.two-numbers", example="0.5,-1"))
         lab.view(query=parts)  # the lab's own checks
         state["query"] = parts
     elif name == "mask":
@@ -89,8 +90,10 @@ def export(state: dict) -> dict:
     rows = [[*q, t, r["token"], r["allowed"], *[r[s]["value"] for s in stages], *out,
              *(without_cells(cf, 0, j) if removed else [])] for j, r in enumerate(d["rows"])]
     w = d["whatif"]
-    return {"columns": ["q_1", "q_2", "T", "key", "allowed", *stages, "output_1", "output_2",
-                        *(WITHOUT_COLUMNS if removed else [])],
+    said = {"score": say("export.score"), "scaled": say("export.scaled"), "tempered": say("export.tempered"),
+            "shifted": say("export.shifted"), "exp": "exp", "weight": say("export.weight")}
+    return {"columns": ["q_1", "q_2", "T", say("export.key"), say("export.allowed"), *[said[s] for s in stages],
+                        *[say("export.output", n=c) for c in (1, 2)], *(WITHOUT_COLUMNS if removed else [])],
             "rows": rows, "query": q, "temperature": t, "output": out,
             "state": {"q": d["fields"], "T": d["temperature"]["text"],
                       "allowed": [r["token"] for r in d["rows"] if r["allowed"]],
@@ -116,12 +119,13 @@ STATE = State(name=NAME, answer=answer, questions=questions,
               fields=frozenset({"query", "mask", "temperature", "move", "pad", "slider", "without"}),
               parameters=("q", "mask", "t", "without"), apply=apply, url=url,
               neighbours=neighbours, steps=STEPS,
-              meanings={"q": (f"the query’s {spelled(toy.X.shape[1])} coordinates",
-                              f"each from −{lab.limits()['query']} to {lab.limits()['query']}, "
-                              "for example 0,0"),
-                        "mask": ("which keys are allowed (1) or blocked (0)", "for example 1,0,1"),
-                        "t": t_meaning(), "without": without_meaning(STEPS)})
+              meanings=lambda: {
+                  "q": (say("fig-003-core.q-meaning", n=spelled(toy.X.shape[1], spoken())),
+                        say("fig-003-core.q-values", limit=lab.limits()["query"], example="0,0")),
+                  "mask": (say("fig-003-core.mask-meaning", on=1, off=0),
+                           say("fig-003-core.for-example", example="1,0,1")),
+                  "t": t_meaning(), "without": without_meaning(STEPS)})
 FIGURE = Figure(number="FIG-003", chapter="lab",
-                title=f"The lab: one query against {spelled(len(toy.TOKENS))} keys", data=data,
+                title=lambda: say("fig-003-core.title", keys=spelled(len(toy.TOKENS), spoken())), data=data,
                 state=NAME, widget=NAME, export=export, parameters=STATE.parameters, table=NAME,
                 aliases=("lab",))

@@ -5,10 +5,12 @@ table's.
 
 from __future__ import annotations
 
+from ..catalog import say
 from ..protocol.records import Figure
 from . import bench_state
 
 __all__ = ["FIGURE"]
 
-FIGURE = Figure(number="FIG-004", title="The bench", export=bench_state.export, aliases=("bench",),
+FIGURE = Figure(number="FIG-004", title=lambda: say("core-figure-titles.fig-004"), export=bench_state.export,
+                aliases=("bench",),
                 widget="fig-004", **bench_state.SHOWN)

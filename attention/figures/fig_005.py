@@ -4,10 +4,11 @@ the table a reader clicks to choose another query (bench_state).
 
 from __future__ import annotations
 
+from ..catalog import say
 from ..protocol.records import Figure
 from . import bench_state
 
 __all__ = ["FIGURE"]
 
-FIGURE = Figure(number="FIG-005", title="The bench’s full working", export=bench_state.export,
+FIGURE = Figure(number="FIG-005", title=lambda: say("core-figure-titles.fig-005"), export=bench_state.export,
                 aliases=("bench-table",), widget="fig-005", **bench_state.SHOWN)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .. import bench_view
 from ..protocol.export import WITHOUT_COLUMNS, without_cells
+from ..catalog import say
 from ..protocol.records import Figure
 from . import bench_state
 
@@ -21,13 +22,16 @@ def export(state: dict) -> dict:
     rows = [[*lead, r, words[r], c, words[c], c > r, c in s["shut"], weights[r][c],
              *(without_cells(cf, r, c) if cf else [])]
             for r in range(len(words)) for c in range(len(words))]
-    return {"columns": ["sentence", "head", "T", "query_j", "query_word", "key_j", "key_word",
-                        "causal_masked", "shut", "weight", *(WITHOUT_COLUMNS if cf else [])],
+    return {"columns": [say("bench-state.col-sentence"), say("bench-state.col-head"), "T",
+                        say("bench-state.col-query-j"), say("bench-state.col-query-word"),
+                        say("bench-state.col-key-j"), say("bench-state.col-key-word"),
+                        say("bench-state.col-causal-masked"), say("bench-state.col-shut"),
+                        say("bench-state.col-weight"), *(WITHOUT_COLUMNS if cf else [])],
             "rows": rows,
             "state": {k: v for k, v in bench_state.exported_state(d).items() if k != "query"},
             "head": d["head"]["name"], "temperature": d["temperature"]["value"],
             "sentence": d["sentence"]["text"]}
 
 
-FIGURE = Figure(number="FIG-006", title="The bench’s attention matrix", export=export,
+FIGURE = Figure(number="FIG-006", title=lambda: say("core-figure-titles.fig-006"), export=export,
                 aliases=("bench-matrix",), widget="fig-006", **bench_state.SHOWN)

@@ -5,6 +5,7 @@ once by the build; "Show on the bench" switches the bench to that head.
 from __future__ import annotations
 
 from .. import bench
+from ..catalog import say, spoken
 from ..numbers import spelled
 from ..protocol.records import Figure
 from . import bench_state
@@ -12,5 +13,5 @@ from . import bench_state
 __all__ = ["FIGURE"]
 
 FIGURE = Figure(number="FIG-007", chapter="bench",
-                title=f"{spelled(len(bench.HEADS)).capitalize()} heads and their weights",
+                title=lambda: say("core-figure-titles.fig-007", heads=spelled(len(bench.HEADS), spoken()).capitalize()),
                 data=bench_state.data, live=False, aliases=("bench-heads",))

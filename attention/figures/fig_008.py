@@ -5,6 +5,7 @@ the bench's, read from the committed data; ``trained=layer-head`` picks its head
 from __future__ import annotations
 
 from .. import trained_view
+from ..catalog import say
 from ..protocol.records import Figure
 from . import bench_state
 
@@ -21,6 +22,6 @@ def data(**state) -> dict:
     return trained_view.panel(**state)
 
 
-FIGURE = Figure(number="FIG-008", chapter="bench", title="A trained model beside the bench’s heads",
+FIGURE = Figure(number="FIG-008", chapter="bench", title=lambda: say("fig-008-core.title"),
                 data=data, state=bench_state.NAME, widget="trained",
                 parameters=(*bench_state.PARAMETERS, "trained"), aliases=("trained",))

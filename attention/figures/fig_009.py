@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from .. import bench, layer, layer_view
 from ..bench_input import BenchInputError
+from ..catalog import say
 from ..protocol.records import Figure, RequestError, State
 from ..protocol.urlstate import t_meaning
-from ..questions import CHANGES, SAID, change
+from ..questions import GROW, SHRINK, change, changes
 from ..quiz import word_choices
 
 __all__ = ["FIGURE", "STATE", "answer", "apply", "data", "export", "neighbours", "questions", "url"]
@@ -91,8 +92,8 @@ def export(state: dict) -> dict:
     lead = [s["sentence"], s["focus"], d["focus"]["word"], d["temperature"]["value"],
             ",".join(s["without"]), s["silent"] or ""]
     rows = [[*lead, r["name"], *[c["value"] for c in r["cells"]]] for r in d["rows"]]
-    return {"columns": ["sentence", "word_j", "word", "T", "off", "silent", "number",
-                        *[step["key"] for step in d["steps"]]],
+    return {"columns": [say("export.sentence"), say("export.word-j"), say("export.word"), "T", say("export.off"),
+                        say("export.silent"), say("export.number"), *[step["key"] for step in d["steps"]]],
             "rows": rows, "state": s, "word": d["focus"],
             "heads": [{"name": h["name"], "looks": [{k: x[k] for k in ("index", "word", "value")}
                                                     for x in h["looks"]]} for h in d["heads"]]}
@@ -114,7 +115,8 @@ def questions(state: dict, d: dict) -> list[dict]:
     i = d["focus"]["index"]
     # the followed word, with its position when the sentence repeats it (“the” (word 3)), as the
     # choices name theirs
-    word = f"“{words[i]}”" + (f" (word {i})" if words.count(words[i]) > 1 else "")
+    word = say("fig-009-core.word", word=words[i])
+    word = say("fig-009-core.word-at", word=word, index=i) if words.count(words[i]) > 1 else word
     s = d["state"]
     head = next((h for h in d["heads"] if h["name"] == "coreference" and not h["silent"]),
                 next(h for h in d["heads"] if not h["silent"]))
@@ -124,35 +126,32 @@ def questions(state: dict, d: dict) -> list[dict]:
     more = "heads" if a > b else "mlp" if b > a else "equal"
     if "layer_norm" in s["without"]:  # no layer norm to ask about: the residual's addition
         first, then = _size(d, "projected"), _size(d, "after_attention")
-        asked = (f"The heads’ write into {word} (the projected column) has a size of {first['text']}; "
-                 "then the residual adds the word’s own numbers (the after_attention column)")
-        why = "A sum of two vectors can be longer or shorter than either: it depends on their directions."
+        asked = say("fig-009-core.asked-residual", word=word, size=first["text"])
+        why = say("fig-009-core.why-residual")
     else:
         first, then = _size(d, "after_attention"), _size(d, "norm1")
-        asked = (f"Going into the first layer norm, the numbers of {word} (the after_attention column) have a "
-                 f"size of {first['text']}; layer norm’s are the norm1 column")
-        why = ("Layer norm subtracts the numbers’ mean, divides by their spread, then applies its gain and "
-               "bias: a vector twice as long comes out the same, so the size after it does not follow the size before.")
+        asked = say("fig-009-core.asked-norm", word=word, size=first["text"])
+        why = say("fig-009-core.why-norm")
     changed = change(first["text"], then["text"])
+    sizes = {"first": first["text"], "then": then["text"], "why": why}
+    explained = (say("fig-009-core.grows", **sizes) if changed == GROW else
+                 say("fig-009-core.shrinks", **sizes) if changed == SHRINK else say("fig-009-core.stays", **sizes))
     return [
-        {"id": "head-looks", "prompt": f"Which word does the {head['name']} head look at most from {word}?",
+        {"id": "head-looks", "prompt": say("fig-009-core.head-looks", head=head["name"], word=word),
          "choices": word_choices(words, [x["index"] for x in head["looks"]]),
          "answer": f"w{top['index']}",
          # the figure's own sentence for the head (a word that is not a pronoun rests on the
          # first word: the gloss alone, "a pronoun finds its noun", read as wrong beside it)
-         "explanation": f"The {head['name']} head ({head['gloss']}) {head['said']}."},
+         "explanation": say("fig-009-core.head-looks-why", head=head["name"], gloss=head["gloss"], said=head["said"])},
         {"id": "writes-more",
-         "prompt": f"Which writes more into the numbers of {word}: the heads (through W_O) or the MLP? "
-                   "Compare the sizes of the projected and mlp columns (a size is the square root of the "
-                   "sum of the squares).",
-         "choices": [{"id": "heads", "label": "The heads"}, {"id": "mlp", "label": "The MLP"},
-                     {"id": "equal", "label": "As much"}],
+         "prompt": say("fig-009-core.writes-more", word=word),
+         "choices": [{"id": "heads", "label": say("fig-009-core.the-heads")},
+                     {"id": "mlp", "label": say("fig-009-core.the-mlp")},
+                     {"id": "equal", "label": say("fig-009-core.as-much")}],
          "answer": more,
-         "explanation": f"The heads’ write has a size of {heads['text']}, the MLP’s {mlp['text']}: the length "
-                        "of each vector."},
-        {"id": "size-step", "prompt": f"{asked}. Does the size grow, shrink or stay as it is?",
-         "choices": CHANGES, "answer": changed,
-         "explanation": f"It {SAID[changed]}: from {first['text']} to {then['text']}. {why}"},
+         "explanation": say("fig-009-core.writes-more-why", heads=heads["text"], mlp=mlp["text"])},
+        {"id": "size-step", "prompt": say("fig-009-core.size-step", asked=asked),
+         "choices": changes(), "answer": changed, "explanation": explained},
     ]
 
 
@@ -160,14 +159,15 @@ STATE = State(name=NAME, answer=answer, questions=questions,
               fields=frozenset({"sentence", "focus", "temperature", "without", "silent"}),
               parameters=PARAMETERS, apply=apply, url=url, neighbours=neighbours,
               unwritten={"sentence": " ".join(bench.DEFAULT_SENTENCE)},
-              meanings={
-                  "sentence": ("the words, separated by spaces", f"up to {bench.MAX_WORDS} words "
-                               f"from the bench’s {len(bench.LEXICON)}-word lexicon"),
-                  "word": ("the position of the word followed, counting from 0",
-                           "0 to the number of words minus 1"),
+              meanings=lambda: {
+                  "sentence": (say("fig-009-core.sentence-meaning"),
+                               say("fig-009-core.sentence-values", most=bench.MAX_WORDS, size=len(bench.LEXICON))),
+                  "word": (say("fig-009-core.word-meaning", first=0),
+                           say("fig-009-core.word-values", first=0, one=1)),
                   "t": t_meaning(),
-                  "off": ("parts switched off", f"{', '.join(layer.SWITCHES)}, comma-separated"),
-                  "silent": ("a head switched off", ", ".join(bench.HEADS))})
-FIGURE = Figure(number="FIG-009", chapter="layer", title="A sentence through a whole layer",
+                  "off": (say("fig-009-core.off-meaning"),
+                          say("urlstate.comma-separated", values=", ".join(layer.SWITCHES))),
+                  "silent": (say("fig-009-core.silent-meaning"), ", ".join(bench.HEADS))})
+FIGURE = Figure(number="FIG-009", chapter="layer", title=lambda: say("layer.title"),
                 data=data, state=NAME, widget="fig-009", export=export, parameters=PARAMETERS,
                 table=NAME)

@@ -10,13 +10,11 @@ import numpy as np
 
 from .. import bench, layer, layer_view, trained_layer
 from ..bench_input import parse_sentence
+from ..catalog import say, spoken
 from ..numbers import fixed, shown, spelled
 from ..protocol.records import Figure, RequestError
 
 __all__ = ["FIGURE", "data", "export"]
-
-TITLES = {key: title for key, _, title in layer_view.STEPS}
-
 
 def data(sentence=None) -> dict:
     """Each step's size per word in both layers (the whole hand-set layer, at T = 1), and
@@ -50,12 +48,13 @@ def data(sentence=None) -> dict:
     trained = {k: sized["steps"][k][1:-1] for k in cols}
     i = layer_view.default_focus(words)
     mb = trained_layer.WEIGHTS.stat().st_size / 1e6
+    titles = layer_view.titles()  # as the layer's view says them, in the language spoken now
     return {
         "sentence": " ".join(words), "words": words, "model": sized["model"],
-        "count": f"{spelled(len(words))} word{'s' if len(words) > 1 else ''}",
+        "count": say("fig-010-core.words", count=len(words), word=spelled(len(words), spoken())),
         "word": {"index": i, "word": words[i]},
         "width": {"toy": layer.D_MODEL, "trained": sized["width"]},
-        "steps": [{"key": k, "title": TITLES[k], "toy": [shown(v) for v in toy[k]],
+        "steps": [{"key": k, "title": titles[k], "toy": [shown(v) for v in toy[k]],
                    "trained": measured["steps"][k][1:-1]} for k in cols],
         "heads": {"trained": [h[1:-1] for h in measured["heads"]],
                   "toy": [[shown(v) for v in h] for h in toy_heads],
@@ -80,10 +79,11 @@ def export(state: dict) -> dict:
     d = data(state.get("sentence"))
     rows = [[s["key"], w, s["toy"][j]["value"], float(s["trained"][j])]
             for s in d["steps"] for j, w in enumerate(d["words"])]
-    return {"columns": ["step", "word", "hand_set_size", "minilm_size"], "rows": rows,
+    return {"columns": [say("export.step"), say("export.word"), say("export.hand-set-size"), say("export.minilm-size")],
+            "rows": rows,
             "sentence": d["sentence"], "model": d["model"]}
 
 
-FIGURE = Figure(number="FIG-010", chapter="layer", title="The same steps in a trained layer",
+FIGURE = Figure(number="FIG-010", chapter="layer", title=lambda: say("fig-010.title"),
                 data=data, export=export, live=False, widget="fig-010", answer=answer,
                 fields=frozenset({"sentence"}))

@@ -19,11 +19,11 @@ import functools
 import json
 import math
 
-from .. import bench_view, lab, quiz, trained_layer
+from .. import bench_view, catalog, lab, quiz, trained_layer
 from . import export, handout, registry
 from .records import RequestError
 
-__all__ = ["MAX_REQUEST", "NEEDS", "handle", "handle_json"]
+__all__ = ["MAX_REQUEST", "NEEDS", "handle", "handle_json", "speak"]
 
 MAX_REQUEST = 20_000  # characters; a real request is a few hundred
 MAX_DEPTH = 20  # nesting levels; a real request has three, and deep JSON exhausts Pyodide's stack
@@ -61,10 +61,38 @@ def _url_state(name: str, params) -> tuple[dict, list[str]]:
     return registry.from_url(name, params)
 
 
+# the language a request without "lang" is answered in: the page's, which its worker says once
+# (speak()); a precomputed table's requests name theirs (sitebuild.answers), to the same answers
+_default_lang = catalog.SOURCE
+
+
+def speak(lang: str) -> None:
+    """Answer every request without a "lang" in ``lang`` (the worker's page's language).
+
+    >>> speak("zh"); json.loads(handle_json('{"figure": "nothing"}'))["ok"]; speak("en")
+    False
+    """
+    global _default_lang
+    with catalog.speaking(lang):  # a language with no catalog fails here
+        pass
+    _default_lang = lang
+    _answer_text.cache_clear()
+
+
 def handle(request) -> dict:
-    """Answer one decoded request; raise RequestError, LabInputError or BenchInputError."""
+    """Answer one decoded request in its language (its "lang", or the page's: speak()); raise
+    RequestError, LabInputError or BenchInputError."""
     if not isinstance(request, dict):
         raise RequestError("A request must be a JSON object.")
+    lang = request.get("lang", _default_lang)
+    if lang not in catalog.languages() and lang not in catalog.PSEUDO:
+        raise RequestError("Unknown language.", "lang")
+    with catalog.speaking(lang):
+        return _handle({k: v for k, v in request.items() if k != "lang"})
+
+
+def _handle(request: dict) -> dict:
+    """handle() in the request's language."""
     name = request.get("figure")
     if not isinstance(name, str) or name not in FIGURES:
         raise RequestError(f"Unknown figure; expected one of {', '.join(FIGURES)}.", "figure")
@@ -162,12 +190,19 @@ def _answer_text(text: str) -> str:
 
 
 def _answer_text_uncached(text) -> str:
-    """Answer a request (text or anything else) as JSON text."""
+    """Answer a request (text or anything else) as JSON text: a request the bridge cannot read
+    is refused in the page's language (speak()), the rest in the request's own (handle())."""
+    with catalog.speaking(_default_lang):
+        return _answered(text)
+
+
+def _answered(text) -> str:
+    """_answer_text_uncached, in the page's language."""
     try:
         if not isinstance(text, str):
             raise RequestError("A request must be JSON text.")
-        if len(text) > MAX_REQUEST:
-            raise RequestError(f"A request must be at most {MAX_REQUEST} characters.")
+        if len(text) > MAX_REQUEST:  # a reader can paste that much into a sentence's field
+            raise RequestError(catalog.say("bridge.too-long", most=MAX_REQUEST))
         if _depth(text) > MAX_DEPTH:
             raise RequestError(f"A request may nest at most {MAX_DEPTH} levels deep.")
         answer = handle(json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float))
@@ -185,4 +220,4 @@ def _answer_text_uncached(text) -> str:
     except ValueError as exc:  # a core check, e.g. an unknown token or overflow
         return _errors([(None, str(exc))])
     except Exception as exc:  # noqa: BLE001 (nothing may escape to the page)
-        return _errors([(None, f"Internal error: {type(exc).__name__}: {exc}"[:300])])
+        return _errors([(None, catalog.say("bridge.internal", error=f"{type(exc).__name__}: {exc}")[:300])])

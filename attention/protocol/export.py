@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
+from collections.abc import Sequence
 
 from .. import toy, whatif
+from ..catalog import say
 
 __all__ = ["WITHOUT_COLUMNS", "caption", "filename", "to_csv", "without_cells"]
 
@@ -29,7 +32,26 @@ def without_cells(cf, r: int, c: int) -> list:
             else 0.0, None if failure else float(cf.weights[r, c]), failure or ""]
 
 
-WITHOUT_COLUMNS = ["without", "without_z", "without_exp", "without_weight", "without_failure"]
+class _Said(Sequence):
+    """Column names said each time they are read, in the language spoken then (a list made at
+    import would stay English in every edition)."""
+
+    def __init__(self, said):
+        self._said = said
+
+    def __getitem__(self, k):
+        return self._said()[k]
+
+    def __len__(self) -> int:
+        return len(self._said())
+
+    def __repr__(self) -> str:
+        return repr(self._said())
+
+
+# the what-if columns' names, after a table's own (a list, said when read)
+WITHOUT_COLUMNS = _Said(lambda: [say("export.without"), say("export.without-z"), say("export.without-exp"),
+                                 say("export.without-weight"), say("export.without-failure")])
 
 
 def _slug(text: str) -> str:
@@ -79,35 +101,52 @@ def caption(table: dict) -> list[str]:
     >>> caption(export("fig-003", {"query": ["-0.5", "2"], "without": ["shift"]}))
     ['Attention Bench, FIG-003: q = [-0.5, 2], T = 1, every key allowed, without the max-shift.']
     """  # noqa: E501 (a doctest shows its output whole, on one line)
-    said = f"Attention Bench, {table['figure'].upper()}"
+    said = say("export.figure", number=table["figure"].upper())
     state = table.get("state")
     parts, sentence = [], ""
+
+    def word_at(word: str, index: int) -> str:  # “she” (word 6)
+        return say("export.word-at", word=say("export.quoted", word=word), index=index)
+
     if state and "q" in state:  # the lab's
         everyone = len(state["allowed"]) == len(toy.TOKENS)
         parts = [f"q = [{', '.join(state['q'])}]", f"T = {state['T']}",
-                 "every key allowed" if everyone else f"keys allowed: {', '.join(state['allowed']) or 'none'}"]
+                 say("export.every-key") if everyone else
+                 say("export.keys-allowed", keys=say("list.separator").join(state["allowed"]) or say("export.none"))]
     elif state:
-        parts = [f"head {state['head']}"]
+        parts = [say("export.head", head=state["head"])]
         if "query" in state:
-            parts.append(f"query “{state['query']['word']}”\u00a0(word\u00a0{state['query']['index']})")
+            parts.append(say("export.query-word", word=word_at(state["query"]["word"], state["query"]["index"])))
         parts.append(f"T = {state['T']}")
         if state["shut"]:
-            parts.append("shut: " + ", ".join(f"“{s['word']}”\u00a0(word\u00a0{s['index']})"
-                                              for s in state["shut"]))
-        sentence = f"Sentence: “{state['sentence']}”."
+            parts.append(say("export.shut", words=say("list.separator").join(word_at(s["word"], s["index"])
+                                                                              for s in state["shut"])))
+        sentence = say("export.sentence-line", sentence=state["sentence"])
     elif table.get("query"):
-        parts = [f"query “{table['query']}”"]
+        parts = [say("export.query-word", word=say("export.quoted", word=table["query"]))]
     if state and state.get("without"):
-        parts.append("without " + " and ".join(whatif.LABELS[w] for w in state["without"]))
-    text = said + (": " + ", ".join(parts) if parts else "") + "."
+        # each step as the what-if panel names it, ÷√d_k with the width as its symbol
+        parts.append(say("export.without-steps", steps=say("export.and").join(whatif.label(w, "d_k")
+                                                                              for w in state["without"])))
+    text = (say("export.caption", figure=said, parts=say("export.separator").join(parts)) if parts
+            else say("export.caption-bare", figure=said))
     return _lines(text) + (_lines(sentence) if sentence else [])
+
+
+def _width(text: str) -> int:
+    """How wide text is drawn, in the widths of a Latin letter: a Chinese character takes two.
+
+    >>> _width("T = 1"), _width("句子")
+    (5, 4)
+    """
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 def _lines(text: str, width: int = CAPTION_CHARS) -> list[str]:
     """Break text at spaces into lines of at most `width` characters (a longer word alone)."""
     lines: list[str] = []
     for word in text.split(" "):
-        if lines and len(lines[-1]) + 1 + len(word) <= width:
+        if lines and _width(lines[-1]) + 1 + _width(word) <= width:
             lines[-1] += " " + word
         else:
             lines.append(word)

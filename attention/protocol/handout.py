@@ -14,6 +14,7 @@ the build writes each figure's opening state, Python in the browser any other.
 
 from __future__ import annotations
 
+from ..catalog import say
 from ..numbers import fixed
 from . import registry
 from .records import Figure, RequestError
@@ -42,7 +43,7 @@ def _text(x) -> str:
     ['0.123', '3', 'yes', 'no', 'she', '—', '—']
     """
     if isinstance(x, bool):
-        return "yes" if x else "no"
+        return say("handout-view.yes") if x else say("handout-view.no")
     if isinstance(x, int):
         return str(x)
     if isinstance(x, float):
@@ -81,7 +82,8 @@ def view(of: str, url: dict | None = None) -> dict:
         "figure": figure.id, "number": figure.number, "title": figure.title,
         "url": registry.to_url(figure.state, data), "notices": notices,
         "setting": [{"name": columns[c], "text": rows[0][c]} for c in same],
-        "state_text": "; ".join(f"{columns[c]} {rows[0][c]}" for c in same),
+        "state_text": say("handout-view.separator").join(say("handout-view.setting", name=columns[c], value=rows[0][c])
+                                                          for c in same),
         "columns": [columns[c] for c in kept],
         "rows": [[r[c] for c in kept] for r in rows[:MAX_ROWS]],
         "more": max(0, len(rows) - MAX_ROWS),

@@ -4,6 +4,18 @@
 >>> r = Figure(number="FIG-001", chapter="roles", title="One input row", data=dict, live=False)
 >>> r.id, r.embed
 ('fig-001', 'fig-001')
+
+A record's words a reader sees (a figure's title, a parameter's meaning) may be given as a
+function that says them (attention.catalog.say): read, they are said then, in the language
+spoken then, not once at import, in English:
+
+>>> from attention import catalog
+>>> r = Figure(number="FIG-001", chapter="roles", title=lambda: catalog.say("site.chapter", number=1), data=dict)
+>>> with catalog.speaking("zh"):
+...     r.title
+'第 1 章'
+>>> r.title
+'Chapter 1'
 """
 
 from __future__ import annotations
@@ -12,6 +24,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 __all__ = ["Figure", "RequestError", "State"]
+
+# the fields a record may be given as a function that says them, said when read
+_SAID = frozenset({"title", "meanings"})
+
+
+class _Said:
+    """A record whose fields in _SAID, given as functions, are said each time they are read."""
+
+    __slots__ = ()
+
+    def __getattribute__(self, name: str):
+        value = object.__getattribute__(self, name)
+        return value() if name in _SAID and callable(value) else value
 
 
 class RequestError(ValueError):
@@ -23,7 +48,7 @@ class RequestError(ValueError):
 
 
 @dataclass(frozen=True, kw_only=True)
-class State:
+class State(_Said):
     """A state a reader changes, computed by the bridge (attention.protocol.bridge)."""
 
     name: str  # the bridge's name for it, e.g. "bench"
@@ -35,7 +60,8 @@ class State:
     neighbours: Callable[[dict], list[dict]]  # the figure's data -> requests one click away
     steps: tuple[str, ...] = ()  # the what-if steps it may remove (without=)
     # each URL parameter: what it means and the values it takes, as the embed guide says them
-    meanings: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # (or a function that says them, in the language spoken when they are read)
+    meanings: dict[str, tuple[str, str]] | Callable[[], dict[str, tuple[str, str]]] = field(default_factory=dict)
     # the parameters its URL leaves out at their default value, with that value (the rest of
     # the defaults are what url() writes for the state a page opens on: see defaults())
     unwritten: dict[str, str] = field(default_factory=dict)
@@ -51,12 +77,12 @@ class State:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Figure:
+class Figure(_Said):
     """One figure: where it is drawn, from what, and what a reader can do with it."""
 
     number: str  # as the chapters and the claims name it, e.g. "FIG-042"
     chapter: str  # the slug of the chapter that draws it
-    title: str  # as the embed guide lists it
+    title: str | Callable[[], str]  # as the embed guide lists it (a function: said when read)
     data: Callable  # the chapter's data builder for it
     state: str | None = None  # the live state it shows (a State's name), if any
     widget: str | None = None  # its root's data-widget: the page module that mounts it

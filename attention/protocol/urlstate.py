@@ -10,6 +10,7 @@ breaks the page.
 from __future__ import annotations
 
 from .. import lab, whatif
+from ..catalog import say
 
 __all__ = ["MAX_VALUE", "bits", "read", "removed_parameter"]
 
@@ -25,7 +26,7 @@ def bits(value: str, n: int) -> list[bool]:
     """Read n switches written as 1 and 0, e.g. "1,0,1"."""
     parts = value.split(",")
     if len(parts) != n or any(p not in ("0", "1") for p in parts):
-        raise ValueError(f"expected {n} values of 0 or 1, like {','.join(['1'] * n)}")
+        raise ValueError(say("urlstate.bits", n=n, zero=0, one=1, example=",".join(["1"] * n)))
     return [p == "1" for p in parts]
 
 
@@ -36,10 +37,11 @@ def _without(offered: tuple[str, ...], value: str) -> tuple[list[str], list[str]
         if part in offered:
             kept.append(part)
         elif part == "mask":
-            notices.append("Ignored without=mask: The lab has no causal mask to remove.")
+            notices.append(say("urlstate.ignored", parameter="without=mask", reason=say("urlstate.no-mask")))
         elif part:
-            notices.append(f"Ignored without={_shown(part)}: Choose {', '.join(offered[:-1])} "
-                           f"or {offered[-1]}.")
+            choices = say("urlstate.or", first=say("list.separator").join(offered[:-1]), last=offered[-1])
+            notices.append(say("urlstate.ignored", parameter=f"without={_shown(part)}",
+                               reason=say("urlstate.choose", choices=choices)))
     return list(whatif.steps(kept)), notices[:5]
 
 
@@ -60,15 +62,15 @@ def read(params: dict, parameters: tuple[str, ...], apply, steps: tuple[str, ...
         raise ValueError("no URL state: the parameters must be an object")
     notices, state = [], {}
     unknown = [str(name) for name in params if name not in parameters]
-    notices += [f"Ignored unknown parameter {_shown(name)}." for name in unknown[:5]]
+    notices += [say("urlstate.unknown", name=_shown(name)) for name in unknown[:5]]
     if len(unknown) > 5:
-        notices.append(f"Ignored {len(unknown) - 5} more unknown parameters.")
+        notices.append(say("urlstate.more-unknown", count=len(unknown) - 5))
     for name in parameters:
         if name not in params:
             continue
         value = params[name]
         if not isinstance(value, str) or len(value) > MAX_VALUE:
-            notices.append(f"Ignored {name}: longer than {MAX_VALUE} characters.")
+            notices.append(say("urlstate.ignored", parameter=name, reason=say("urlstate.too-long", most=MAX_VALUE)))
             continue
         if name == "without":  # the what-if steps, each value on its own
             kept, dropped = _without(steps, value)
@@ -79,8 +81,9 @@ def read(params: dict, parameters: tuple[str, ...], apply, steps: tuple[str, ...
         try:
             apply(name, value, trial)
         except (ValueError, TypeError) as exc:
-            reason = str(exc).rstrip(".")
-            notices.append(f"Ignored {name}={_shown(value)}: {reason[:1].upper()}{reason[1:]}.")
+            reason = str(exc).rstrip(".。")  # the notice ends it in its own language
+            notices.append(say("urlstate.ignored", parameter=f"{name}={_shown(value)}",
+                               reason=reason[:1].upper() + reason[1:]))
             continue
         state = trial
     return state, notices
@@ -93,7 +96,7 @@ def t_meaning() -> tuple[str, str]:
     'the temperature T'
     """
     limits = lab.limits()
-    return "the temperature T", f"{limits['t_low']} to {limits['t_high']}"
+    return say("urlstate.t-meaning"), say("urlstate.range", low=limits["t_low"], high=limits["t_high"])
 
 
 def without_meaning(steps: tuple[str, ...]) -> tuple[str, str]:
@@ -102,7 +105,7 @@ def without_meaning(steps: tuple[str, ...]) -> tuple[str, str]:
     >>> without_meaning(("scale", "shift"))
     ('steps the what-if panel removes', 'scale, shift, comma-separated')
     """
-    return "steps the what-if panel removes", f"{', '.join(steps)}, comma-separated"
+    return say("urlstate.without-meaning"), say("urlstate.comma-separated", values=", ".join(steps))
 
 
 def removed_parameter(data: dict) -> dict:

@@ -83,7 +83,7 @@ def test_each_switch_marks_exactly_the_steps_after_its_part(layer_page):
         assert titles == [st["title"] for st in layer_view.view(without=[part])["steps"]]
         steps = {s["key"]: s["n"] for s in layer_view.view()["steps"]}
         assert sorted(steps[k] for k in shown["marked"]) == [n for n in steps.values() if n >= first]
-        assert f"Without {layer_view.SWITCH_LABELS[part]}" in shown["changed"]
+        assert f"Without {layer_view.switch_labels()[part]}" in shown["changed"]
         page.check(f'#fig-009 input[name="part"][value="{part}"]')
         page.wait_for_function("() => document.querySelector('#fig-009 [data-bind=\"changed\"]').hidden",
                                timeout=60000)

@@ -100,7 +100,7 @@ export function fillRowNumbers(tr, r) {
   setClass(tr, "shut", r.shut);
   const [, , terms, ...cells] = tr.children;
   const strip = terms.firstElementChild;
-  setAttr(strip, "aria-label", `terms ${r.strip.terms}`);
+  setAttr(strip, "aria-label", t("bench-parts.terms", { terms: r.strip.terms }));
   r.strip.signs.forEach((sign, k) => setAttr(strip.children[k], "class", `cell ${sign} l${r.strip.levels[k]}`));
   ["dot", "scaled", "tempered", "exp"].forEach((key, k) => setText(cells[k], r[key].text));
   const [bar, weight, note] = cells[4].children;

@@ -56,7 +56,7 @@ function renderLine(root, view) {
   setText($(root, '[data-bind="match"]'), view.picked ? t("trained.picked") : t("trained.best"));
   setText($(root, '[data-bind="score"]'), table[view.head][view.layer][view.unit]);
   const result = JSON.parse(root.dataset.results).find((r) => r.behaviour === view.head);
-  setText($(root, '[data-bind="strength"]'), view.picked ? "" : `, ${result.strength}`);
+  setText($(root, '[data-bind="strength"]'), view.picked ? "" : t("list.separator") + result.strength);
   setText($(root, '[data-bind="query-word"]'), view.word);
   setText($(root, '[data-bind="sentence"]'), view.sentence);
   const select = $(root, 'select[name="trained"]');
@@ -79,10 +79,10 @@ function renderRows(root, view, example) {
     const handset = $(tr, '[data-bind="handset"]');
     if (word) {
       handset.replaceChildren(html("span", { class: "num" }, word.weight.text),
-        html("span", { class: "row-note" }, word.future ? " (later word: masked)" : ""));
+        html("span", { class: "row-note" }, word.future ? t("fig-008.masked") : ""));
     } else {
-      handset.replaceChildren(html("span", { class: "none" }, "none"),
-        html("span", { class: "visually-hidden" }, " (the bench has no such token)"));
+      handset.replaceChildren(html("span", { class: "none" }, t("fig-008.none")),
+        html("span", { class: "visually-hidden" }, t("fig-008.no-token")));
     }
     setAttr($(tr, ".bar-fill"), "width", row[c]);
     setText($(tr, '[data-bind="trained"] .num'), row[c]);

@@ -15,8 +15,8 @@ function ensureRows(tbody, n) {
   while (tbody.rows.length < n) tbody.append(tbody.rows[0].cloneNode(true));
 }
 
-const note = (k) => (k.future ? (k.open ? " (later word, now reachable)" : " (later word)")
-  : k.allowed ? "" : " (shut)");
+const note = (k) => (k.future ? (k.open ? t("whatif-panel.later-word-reachable") : t("whatif-panel.later-word"))
+  : k.allowed ? "" : t("whatif-panel.shut"));
 
 /** Fill the key rows: the real weight, and the counterfactual one or nothing. */
 function renderKeys(root, w) {
@@ -47,8 +47,9 @@ function renderKeys(root, w) {
 }
 
 // "none" where the naive weights are undefined, as the build writes it (_whatif.html)
-const topText = (row) => (row && row.top ? `${row.top.word} ${row.top.weight.text}` : "none");
-const entropyText = (row) => (row && row.entropy ? `${row.entropy.text} bits` : "none");
+const topText = (row) => (row && row.top ? `${row.top.word} ${row.top.weight.text}` : t("whatif-panel.none"));
+const entropyText = (row) => (row && row.entropy ? t("whatif-panel.bits", { bits: row.entropy.text })
+  : t("whatif-panel.none"));
 
 /** Draw a figure's what-if data (data.whatif) into the panel. */
 export function render(root, w, focused) {
