@@ -31,6 +31,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urljoin, urlsplit
 
 from attention import trained_layer
+from attention.catalog import SOURCE
 from attention.protocol import bridge, neighbours, registry
 
 from . import runtime
@@ -199,9 +200,20 @@ def follow_ups(wanted: dict[str, list[dict]], by_text: dict[str, str]) -> dict[s
     return {name: list({neighbours.key(r): r for r in reqs}.values()) for name, reqs in out.items()}
 
 
-def _answered(texts: list[str], wheel: Path, log) -> tuple[list[str], str]:
-    """The bridge's answers to these requests, in Pyodide under Node when it can (else CPython,
-    said in the log); and which runtime gave them."""
+def in_language(text: str, lang: str) -> str:
+    """A request's text as sent in a language: with its "lang" (the bridge answers a page's
+    worker in the page's language without one: bridge.speak; the same answer). English's own.
+
+    >>> in_language('{"figure": "lab"}', "zh"), in_language('{"figure": "lab"}', "en")
+    ('{"figure": "lab", "lang": "zh"}', '{"figure": "lab"}')
+    """
+    return text if lang == SOURCE else json.dumps({**json.loads(text), "lang": lang}, ensure_ascii=False)
+
+
+def _answered(texts: list[str], wheel: Path, log, lang: str = SOURCE) -> tuple[list[str], str]:
+    """The bridge's answers to these requests in a language, in Pyodide under Node when it can
+    (else CPython, said in the log); and which runtime gave them."""
+    texts = [in_language(t, lang) for t in texts]
     answers = _in_pyodide(texts, wheel, log)
     if answers is not None:
         return answers, f"pyodide {runtime.PYODIDE_VERSION}"
@@ -213,16 +225,16 @@ def _texts(wanted: dict[str, list[dict]]) -> list[str]:
     return sorted({json.dumps(r, ensure_ascii=False) for reqs in wanted.values() for r in reqs})
 
 
-def _answer_all(wanted: dict[str, list[dict]], by_text: dict[str, str], wheel: Path, log) -> str:
+def _answer_all(wanted: dict[str, list[dict]], by_text: dict[str, str], wheel: Path, log, lang: str) -> str:
     """Answer, into by_text, every request of wanted and what a page sends once it has drawn
     each answer (follow_ups), in two batches; return the follow-ups and the runtime's name."""
     texts = [t for t in _texts(wanted) if t not in by_text]
-    answers, generator = _answered(texts, wheel, log) if texts else ([], "")
+    answers, generator = _answered(texts, wheel, log, lang) if texts else ([], "")
     by_text.update(zip(texts, answers))
     more = follow_ups(wanted, by_text)
     later = [t for t in _texts(more) if t not in by_text]
     if later:
-        by_text.update(zip(later, _answered(later, wheel, log)[0]))
+        by_text.update(zip(later, _answered(later, wheel, log, lang)[0]))
     return more, generator
 
 
@@ -240,8 +252,10 @@ def _table(name: str, reqs: list[dict], by_text: dict[str, str], generator: str,
     return json.dumps(table, ensure_ascii=False, separators=(",", ":"), allow_nan=False), keys
 
 
-def tables(links: dict[str, list[dict]], wheel: Path, log=print) -> dict[str, str]:
-    """Return {path below the site root: JSON text} of every answer table.
+def tables(links: dict[str, list[dict]], wheel: Path, log=print, lang: str = SOURCE,
+           folder: str = "") -> dict[str, str]:
+    """Return {path below the site root: JSON text} of every answer table, its answers in a
+    language (an edition's, below a folder of its own: static/answers/zh/…).
 
     Computed (and cached) in batches: the requests one click from each figure's first states,
     then what a page sends once it has drawn each of those answers; and, for the figures in
@@ -251,11 +265,11 @@ def tables(links: dict[str, list[dict]], wheel: Path, log=print) -> dict[str, st
     1,000 answers."""
     h = hashlib.sha256(b"tables\0" + runtime.PYODIDE_VERSION.encode() + b"\0" + wheel.read_bytes())
     h.update(Path(__file__).read_bytes())
-    h.update(json.dumps(links, sort_keys=True).encode())
+    h.update(json.dumps(links, sort_keys=True).encode() + f"\0{lang}\0{folder}".encode())
     kept = runtime.cache_root() / "answers" / f"tables-{h.hexdigest()[:24]}.json"
     if kept.is_file():
         return json.loads(kept.read_text(encoding="utf-8"))
-    out = _tables(links, wheel, log)
+    out = _tables(links, wheel, log, lang, folder)
     if all('"runtime":"pyodide' in text for path, text in out.items() if path.startswith(f"static/{DIR}")):
         kept.parent.mkdir(parents=True, exist_ok=True)
         tmp = kept.with_suffix(f".{os.getpid()}.tmp")
@@ -264,15 +278,15 @@ def tables(links: dict[str, list[dict]], wheel: Path, log=print) -> dict[str, st
     return out
 
 
-def _tables(links: dict[str, list[dict]], wheel: Path, log) -> dict[str, str]:
+def _tables(links: dict[str, list[dict]], wheel: Path, log, lang: str, folder: str) -> dict[str, str]:
     wanted = requests(links)
     by_text: dict[str, str] = {}
-    more, generator = _answer_all(wanted, by_text, wheel, log)
+    more, generator = _answer_all(wanted, by_text, wheel, log, lang)
     out, held = {}, {}
     for name, reqs in wanted.items():
-        out[f"static/{DIR}{name}.json"], held[name] = _table(name, [*reqs, *more[name]], by_text,
-                                                             generator, wheel)
-    out.update(_near(wanted, held, by_text, generator, wheel, log))
+        out[f"static/{DIR}{folder}{name}.json"], held[name] = _table(name, [*reqs, *more[name]], by_text,
+                                                                     generator, wheel)
+    out.update(_near(wanted, held, by_text, generator, wheel, log, lang, folder))
     return out
 
 
@@ -286,7 +300,7 @@ NEAR = ("bench",)
 NEAR_DIR = "near/"  # below static/answers/ (the tables) and static/ (the maps)
 
 
-def _near(wanted, held, by_text, generator, wheel, log) -> dict[str, str]:
+def _near(wanted, held, by_text, generator, wheel, log, lang, folder) -> dict[str, str]:
     """The near tables of the figures in NEAR, and each figure's map to them."""
     out = {}
     for name in NEAR:
@@ -297,7 +311,7 @@ def _near(wanted, held, by_text, generator, wheel, log) -> dict[str, str]:
                 starts.append((neighbours.key({"figure": name, "url": answer["url"]}),
                                registry.neighbours(name, answer["data"])))
         near = {f"{name}:{i}": reqs for i, (_, reqs) in enumerate(starts)}
-        more, _ = _answer_all(near, by_text, wheel, log)
+        more, _ = _answer_all(near, by_text, wheel, log, lang)
         addresses_map = {}
         for i, (address, reqs) in enumerate(starts):
             if address in addresses_map:
@@ -305,16 +319,17 @@ def _near(wanted, held, by_text, generator, wheel, log) -> dict[str, str]:
             text, keys = _table(name, [*reqs, *more[f"{name}:{i}"]], by_text, generator, wheel,
                                 leave_out=set(held[name]))
             if keys:
-                out[f"static/{DIR}{NEAR_DIR}{name}-{i}.json"] = text
-                addresses_map[address] = f"../{DIR}{NEAR_DIR}{name}-{i}.json"  # from the map's place
+                out[f"static/{DIR}{folder}{NEAR_DIR}{name}-{i}.json"] = text
+                # from the map's place (static/near/<folder>)
+                addresses_map[address] = "../" * (1 + folder.count("/")) + f"{DIR}{folder}{NEAR_DIR}{name}-{i}.json"
         # [[table, address], ...], spaced: the hashing pass finds each file name as a string
         # of its own (written tight, '"],["' read as one, and hid the next name)
-        out[f"static/{NEAR_DIR}{name}.json"] = json.dumps(
+        out[f"static/{NEAR_DIR}{folder}{name}.json"] = json.dumps(
             [[table, address] for address, table in addresses_map.items()], ensure_ascii=False)
     return out
 
 
-def near_for_page(body: str) -> list[str]:
+def near_for_page(body: str, folder: str = "") -> list[str]:
     """The maps to the near tables of a page's figures, as static asset names.
 
     >>> near_for_page('<div data-widget="fig-006">'), near_for_page('<div data-widget="lab">')
@@ -322,10 +337,10 @@ def near_for_page(body: str) -> list[str]:
     """
     widget = widgets()
     shown = {widget[w] for w in re.findall(r'data-widget="([^"]+)"', body) if w in widget}
-    return [f"{NEAR_DIR}{name}.json" for name in NEAR if name in shown]
+    return [f"{NEAR_DIR}{folder}{name}.json" for name in NEAR if name in shown]
 
 
-def for_page(body: str) -> list[str]:
+def for_page(body: str, folder: str = "") -> list[str]:
     """Return the answer tables a page's figures use, as static asset names.
 
     >>> for_page('<figure data-embed="fig-005" data-export data-widget="fig-005">')
@@ -335,4 +350,4 @@ def for_page(body: str) -> list[str]:
     names = {widget[w] for w in re.findall(r'data-widget="([^"]+)"', body) if w in widget}
     names |= {export[e] for e in re.findall(r'data-embed="([^"]+)"[^>]*data-export', body)
               if e in export}
-    return [f"{DIR}{name}.json" for name in sorted(names)]
+    return [f"{DIR}{folder}{name}.json" for name in sorted(names)]

@@ -45,14 +45,15 @@ def command(root: Path = ROOT) -> list[str]:
     ['attention_notebook/js/widget.js', '--bundle', '--format=esm']
     """
     return [str(root / "node_modules" / ".bin" / "esbuild"), ENTRY.as_posix(), "--bundle",
-            "--format=esm", "--target=es2020", "--minify", "--legal-comments=none",
+            "--format=esm", "--target=es2022", "--minify", "--legal-comments=none",
             f"--outfile={(root / BUNDLE).as_posix()}", "--log-level=warning"]
 
 
 def bundle(root: Path = ROOT, force: bool = False) -> Path:
     """Write the bundle when it is stale (or always, with force); return its path. It is made
-    from a copy of its sources, beside which the strings module the site's build writes
-    (sitebuild.strings: English) is written: no source to bundle it from."""
+    from a copy of its sources, beside which the strings modules the site's build writes
+    (sitebuild.strings: English; top-level await, as i18n.js loads them, needs ES2022) are
+    written: no source to bundle them from."""
     from . import strings
 
     if force or stale(root):
@@ -65,9 +66,10 @@ def bundle(root: Path = ROOT, force: bool = False) -> Path:
                     copy = Path(tmp) / path.relative_to(root)
                     copy.parent.mkdir(parents=True, exist_ok=True)
                     shutil.copy2(path, copy)
-            templates = root / "templates"
-            (Path(tmp) / "templates" / "static" / "js" / strings.FILE).write_text(
-                strings.module(strings.load(), templates), encoding="utf-8")
+            templates, english = root / "templates", strings.load()
+            js = Path(tmp) / "templates" / "static" / "js"
+            (js / strings.FILE).write_text(strings.loaders([english]), encoding="utf-8")
+            (js / strings.file_of(english.lang)).write_text(strings.module(english, templates), encoding="utf-8")
             subprocess.run(command(root), cwd=tmp, check=True)
     return root / BUNDLE
 

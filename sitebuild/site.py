@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-import re
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -15,19 +14,21 @@ import jinja2
 from markupsafe import Markup
 
 from attention import chapters as quoted, trained_layer, trained_view
-from attention.protocol import handout, registry
+from attention.catalog import speaking
+from attention.protocol import handout
 
 from . import (answers, compress, download, embeds, hashing, headers, modules, notebook_wheel, offline,
                runtime, strings, wheel, widgets)
-from .claims import Ledger, check_all_cited, load_ledger
+from .claims import Ledger, check_all_cited, load_ledger, translated
+from .editions import Edition, alternates, gather_edition, numbers_line, sections, with_sections
+from .editions import languages as edition_languages
 from .errors import BuildError
 from .folder import MARKER, check_out, copy_static, reroot, site_base, swap, trim_js
 from .mathml import formulas_in_text
-from .render import Page, PageRenderer, Rendered, make_env, read_front_matter, template_error
+from .render import Page, PageRenderer, Rendered, make_env, template_error
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
-CHAPTERS = ("roles", "mixture", "lab", "bench", "layer")  # reading order; each is templates/chapters/<slug>.md
 CDN = f"https://cdn.jsdelivr.net/pyodide/v{runtime.PYODIDE_VERSION}/full/"
 RUNTIME_DIR = f"runtime/{runtime.PYODIDE_VERSION}/"  # versioned, so hosts may cache it for a year
 
@@ -36,10 +37,7 @@ RUNTIME_DIR = f"runtime/{runtime.PYODIDE_VERSION}/"  # versioned, so hosts may c
 class Inputs:
     """Everything the pages are made from, gathered before anything is rendered."""
 
-    home: Page
-    chapters: tuple[Page, ...]
-    claims_page: Page
-    guide_page: Page
+    editions: tuple[Edition, ...]  # the root's first
     ledger: Ledger
     toy: dict
     runtime_files: tuple[Path, ...]  # verified Pyodide files to copy; empty when using the CDN
@@ -47,16 +45,11 @@ class Inputs:
     weights: Path  # the trained layer's weights, served beside the wheel (attention.trained_layer)
     notebook_wheel: Path | None  # the package a notebook installs (sitebuild.notebook_wheel), if built
     widgets: dict[str, str]  # each data-widget the templates write: its module (sitebuild.widgets)
-    catalog: strings.Catalog  # the site's short strings in its language (sitebuild.strings)
 
-
-def _chapter(slug: str, source: Path) -> Page:
-    """Read a chapter's title and lede from its front matter."""
-    meta = read_front_matter(source)
-    missing = {"title", "lede"} - meta.keys()
-    if missing:
-        raise BuildError(f"front matter lacks {', '.join(sorted(missing))}", source, 1)
-    return Page(slug, meta["title"], meta["lede"], source, meta.get("nav_title", ""))
+    @property
+    def root_edition(self) -> Edition:
+        """The edition at the site's root (English, or a pseudo-locale for the layout tests)."""
+        return self.editions[0]
 
 
 def _runtime_files(cdn: bool) -> tuple[Path, ...]:
@@ -70,20 +63,15 @@ def _runtime_files(cdn: bool) -> tuple[Path, ...]:
     return tuple(folder / name for name in runtime.FILES)
 
 
-def gather(templates: Path = TEMPLATES, cdn: bool = False, lang: str = strings.SOURCE) -> Inputs:
+def gather(templates: Path = TEMPLATES, cdn: bool = False, lang: str = strings.SOURCE,
+           editions: tuple[str, ...] | None = None) -> Inputs:
     """Read the ledger, the chapters' front matter, the core's numbers, the runtime and the
-    strings of the language (a pseudo-locale, strings.PSEUDO, for the layout tests)."""
-    chapters = tuple(_chapter(s, templates / "chapters" / f"{s}.md") for s in CHAPTERS)
-    claims = Page("claims", "Claims & sources", "Every claim the chapters make: what kind of "
-                  "claim it is, where it comes from, and where it is cited.", None)
-    guide = Page("embed", "Embed the figures", "For teachers: put any figure of this site into a "
-                 "course page, link students to an exact state, or download a figure’s numbers.",
-                 None)
+    strings of the language at the root (a pseudo-locale, strings.PSEUDO, for the layout
+    tests) and of each edition (by default every one, edition_languages(), beside English)."""
+    if editions is None:
+        editions = tuple(edition_languages(templates)) if lang == strings.SOURCE else ()
     return Inputs(
-        home=_chapter("", templates / "chapters" / "index.md"),
-        chapters=chapters,
-        claims_page=claims,
-        guide_page=guide,
+        editions=(gather_edition(templates, lang, ""), *(gather_edition(templates, e, f"{e}/") for e in editions)),
         ledger=load_ledger(templates / "claims.toml"),
         toy={**quoted.toy_context(), "bench": quoted.bench_context()},
         runtime_files=_runtime_files(cdn),
@@ -91,7 +79,6 @@ def gather(templates: Path = TEMPLATES, cdn: bool = False, lang: str = strings.S
         weights=_weights(),
         notebook_wheel=notebook_wheel.ensure_notebook_wheel(),
         widgets=widgets.widgets(templates),
-        catalog=strings.load(lang),
     )
 
 
@@ -144,12 +131,15 @@ def _runtime_attributes(inputs: Inputs, root: str) -> dict[str, str]:
     }
 
 
+_HEADER_ONLY = ("js/nav.js", "js/header.js", "js/languages.js")  # a page with the site's header runs these
+
+
 def _scripts(body: str) -> list[str]:
     """Return the modules a page needs: none unless it has a figure to make live or share."""
     if "data-embed-entry=" in body:
-        return ["js/offline.js", "js/nav.js", "js/header.js", "js/guide.js"]
+        return ["js/offline.js", "js/nav.js", "js/header.js", "js/languages.js", "js/guide.js"]
     live = 'data-widget="' in body or 'data-embed="' in body
-    return ["js/offline.js", "js/nav.js", "js/header.js"] + (["js/page.js"] if live else [])
+    return ["js/offline.js", "js/nav.js", "js/header.js", "js/languages.js"] + (["js/page.js"] if live else [])
 
 
 def _opens_links(body: str) -> bool:
@@ -158,54 +148,63 @@ def _opens_links(body: str) -> bool:
     return any(f'data-widget="{widget}"' in body for widget in answers.widgets())
 
 
-def _preloads(templates: Path, body: str) -> list[str]:
-    """The modules page.js loads for this page's figures (preloaded), when it runs page.js;
-    answers.js not, where the page's head runs it itself (_assets.html): Firefox fired an
-    error at a module both preloaded and run as an async script."""
+def _preloads(templates: Path, body: str, lang: str) -> list[str]:
+    """The modules page.js loads for this page's figures (preloaded), when it runs page.js,
+    with the page's language's messages where i18n.js loads them; answers.js not, where the
+    page's head runs it itself (_assets.html): Firefox fired an error at a module both
+    preloaded and run as an async script."""
     if "js/page.js" not in _scripts(body):
         return []
     run = {"js/answers.js"} if answers.for_page(body) else set()
-    return [m for m in modules.preloads(templates / "static" / "js", body) if m not in run]
+    found = modules.preloads(templates / "static" / "js", body)
+    own = [f"js/{strings.file_of(lang)}"] if f"js/{strings.FILE}" in found else []
+    return sorted(m for m in [*found, *own] if m not in run)
 
 
-def _assets_of(inputs: Inputs, templates: Path, body: str, root: str) -> dict:
+def _assets_of(inputs: Inputs, templates: Path, body: str, page: Page, edition: Edition) -> dict:
     """What a page's head and body need to run its figures (layout.html, embed.html and
     handout.html read them alike): the runtime, the answer tables, the preloads, the CSP."""
+    root = page.root
     return {"runtime": _runtime_attributes(inputs, root),
-            "answers": answers.for_page(body), "near": answers.near_for_page(body),
-            "opening": _opens_links(body), "preloads": _preloads(templates, body),
+            "answers": answers.for_page(body, edition.folder), "near": answers.near_for_page(body, edition.folder),
+            "opening": _opens_links(body), "preloads": _preloads(templates, body, edition.catalog.lang),
             "csp": csp(not inputs.runtime_files), "asset": lambda name: f"static/{name}"}
 
 
-def _embed_pages(inputs: Inputs, renderer: PageRenderer, env, nav, templates: Path) -> dict[str, str]:
-    """Render site/embed/<id>/ for every embeddable figure."""
+def _embed_pages(inputs: Inputs, edition: Edition, renderer: PageRenderer, env, templates: Path) -> dict[str, str]:
+    """Render <edition>embed/<id>/ for every embeddable figure."""
     layout, out = env.get_template("embed.html"), {}
     for embed in embeds.registry():
-        page = Page(embed.url.rstrip("/"), embed.title, "", None)
-        chapter = next(c for c in nav if c.slug == embed.chapter)
+        page = Page(embed.url.rstrip("/"), embed.title, "", None, edition=edition.folder)
+        chapter = next(c for c in edition.nav if c.slug == embed.chapter)
         body = renderer.figure_html(embed.figure, page=page, embed=embed.id)
-        out[embed.url + "index.html"] = layout.render(
-            embed=embed, chapter=chapter, body=Markup(body), root=page.root,
+        out[page.url + "index.html"] = layout.render(
+            embed=embed, chapter=chapter, body=Markup(body), root=page.root, home=page.home,
+            alternates=alternates(inputs.editions, page),
             # embed.js first: it takes theme= off the address (an embed has no site header)
-            scripts=["js/embed.js"] + [s for s in _scripts(body) if s not in ("js/nav.js", "js/header.js")],
-            **_assets_of(inputs, templates, body, page.root))
-        out.update(_moved_pages(embed, env, inputs))
+            scripts=["js/embed.js"] + [s for s in _scripts(body) if s not in _HEADER_ONLY],
+            **_assets_of(inputs, templates, body, page, edition))
+        if not edition.folder:
+            out.update(_moved_pages(embed, env, inputs))
     return out
 
 
-def _handout_pages(inputs: Inputs, renderer: PageRenderer, env, nav, templates: Path) -> dict[str, str]:
-    """Render site/handout/<id>/ for every figure a class handout can print (attention.handout):
+def _handout_pages(inputs: Inputs, edition: Edition, renderer: PageRenderer, env, templates: Path) -> dict[str, str]:
+    """Render <edition>handout/<id>/ for every figure a class handout can print (attention.handout):
     the figure as its embed draws it, then the opening state's numbers and questions."""
     layout, out = env.get_template("handout.html"), {}
     for figure in handout.figures():
-        page = Page(f"handout/{figure.id}", f"{figure.number} {figure.title}: a handout", "", None)
-        chapter = next(c for c in nav if c.slug == figure.chapter)
+        t = edition.catalog.message
+        page = Page(f"handout/{figure.id}", t("handout-page.title", number=figure.number, title=figure.title), "",
+                    None, edition=edition.folder)
+        chapter = next(c for c in edition.nav if c.slug == figure.chapter)
         body = renderer.figure_html(figure.number, page=page, embed=figure.id)
         out[f"{page.url}index.html"] = layout.render(
-            figure=figure, chapter=chapter, body=Markup(body), root=page.root, h=handout.view(figure.id),
+            figure=figure, chapter=chapter, body=Markup(body), root=page.root, home=page.home,
+            h=handout.view(figure.id), alternates=alternates(inputs.editions, page),
             embed=page,  # the head's title
-            scripts=[s for s in _scripts(body) if s not in ("js/nav.js", "js/header.js")],
-            **_assets_of(inputs, templates, body, page.root))
+            scripts=[s for s in _scripts(body) if s not in _HEADER_ONLY],
+            **_assets_of(inputs, templates, body, page, edition))
     return out
 
 
@@ -219,62 +218,42 @@ def _moved_pages(embed: embeds.Embed, env, inputs: Inputs) -> dict[str, str]:
         asset=lambda name: f"static/{name}") for alias in embed.aliases}
 
 
-# What the footer may truthfully say of a page's numbers (layout.html's "numbers" line); the
-# figure that shows the trained model's weights, by its record
-_TRAINED = next(f.number for f in registry.FIGURES if f.widget == "trained")
-NUMBERS = {
-    "computed": "Every number on this page comes from the <code>attention</code> package: the "
-                "values its toy model and heads are set to, and what it computes from them.",
-    "trained": "Every number on this page comes from the <code>attention</code> package: the "
-               "values its toy model and heads are set to, and what it computes from them. "
-               f"{_TRAINED}'s trained-model weights were computed ahead of time by "
-               "<code>attention.trained</code>, which runs all-MiniLM-L6-v2's published weights "
-               "through the same <code>attention.ops</code>; your browser reads them from a file.",
-    "quoted": "Each number on this page is what its claim says it is: quoted from a source, "
-              "derived or assumed for the toy, or measured by <code>attention.trained</code> on "
-              "a public trained model.",
-    "chapters": "Every number in the chapters comes from the <code>attention</code> package.",
-}
-
-
-def numbers_line(page: Page, body: str) -> Markup:
-    """The footer's sentence about where this page's numbers come from (empty: it has none).
-
-    >>> numbers_line(Page("claims", "Claims", "", None), "")[:44]
-    Markup('Each number on this page is what its claim s')
-    >>> numbers_line(Page("404", "Not found", "", None), "")
-    Markup('')
-    """
-    kind = ("quoted" if page.slug == "claims" else "" if page.slug == "404" else
-            "chapters" if page.slug == "" else "trained" if 'data-widget="trained"' in body else
-            "computed" if re.search(r'class="[^"]*\bnum\b', body) else "")
-    return Markup(NUMBERS[kind] if kind else "")
-
-
-def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
-    """Render every page in memory; return {path below the site root: HTML}."""
-    env = make_env(templates, inputs.catalog)
-    renderer = PageRenderer(env, inputs.ledger)
-    nav = (inputs.home, *inputs.chapters)
-    for claim in inputs.ledger.claims.values():
-        claim.cited_in.clear()  # rendering twice must not list a citation twice
+def _render_edition(inputs: Inputs, edition: Edition, templates: Path,
+                    anchors: dict[str, list[str]] | None = None) -> tuple[dict[str, str], list[Rendered]]:
+    """Render one edition's pages in memory: {path below the site root: HTML}, and its
+    chapters' bodies. A translation's sections take the ids of English's (``anchors``, by
+    chapter)."""
+    env = make_env(templates, edition.catalog)
+    # its claims in its language; each edition's claims page lists its own pages' citations
+    ledger = translated(inputs.ledger, templates / f"claims.{edition.catalog.lang}.toml") if edition.folder \
+        else inputs.ledger
+    for claim in ledger.claims.values():
+        claim.cited_in.clear()
+    renderer = PageRenderer(env, ledger)
+    nav = edition.nav
     rendered: list[Rendered] = []
     for page in nav:
-        rendered.append(renderer.render(page, {**inputs.toy, "chapters": nav, "root": page.root}))
+        r = renderer.render(page, {**inputs.toy, "chapters": nav, "root": page.root, "home": page.home})
+        if anchors is not None:
+            r.body = with_sections(r.body, anchors[page.slug], page.source)
+        rendered.append(r)
+    chapters_rendered = list(rendered)
     for r in rendered:
         for citation in r.citations:
             for claim_id in citation.claims:
-                inputs.ledger.claims[claim_id].cited_in.append(citation)
-    check_all_cited(inputs.ledger)
+                ledger.claims[claim_id].cited_in.append(citation)
+    check_all_cited(ledger)
+    claims = edition.claims_page
     claims_body = env.get_template("claims.html").render(
-        ledger=inputs.ledger, root="../", measured=trained_view.measured(),
+        ledger=ledger, root=claims.root, home=claims.home, measured=trained_view.measured(),
         formulas=lambda text: Markup(formulas_in_text(text)))
-    rendered.append(Rendered(inputs.claims_page, claims_body))
+    rendered.append(Rendered(claims, claims_body))
+    guide_page = edition.guide_page
     guide = env.get_template("embed-guide.html").render(
-        embeds=embeds.registry(), column_px=embeds.COLUMN_PX, root="../", chapters={c.slug: c for c in nav},
-        handouts={f.id for f in handout.figures()},
+        embeds=embeds.registry(), column_px=embeds.COLUMN_PX, root=guide_page.root, home=guide_page.home,
+        chapters={c.slug: c for c in nav}, handouts={f.id for f in handout.figures()},
         notebook=f"{notebook_wheel.FOLDER}/{inputs.notebook_wheel.name}" if inputs.notebook_wheel else None)
-    rendered.append(Rendered(inputs.guide_page, guide))
+    rendered.append(Rendered(guide_page, guide))
     layout = env.get_template("layout.html")
     out = {}
     for r in rendered:
@@ -284,20 +263,38 @@ def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
             body=Markup(r.body),
             chapters=nav,
             root=r.page.root,
+            home=r.page.home,
+            alternates=alternates(inputs.editions, r.page),
             number=i or None,
             prev=nav[i - 1] if i else None,
             next=nav[i + 1] if i is not None and i + 1 < len(nav) else None,
             scripts=_scripts(r.body),
-            **_assets_of(inputs, templates, r.body, r.page.root),
-            numbers=numbers_line(r.page, r.body),
+            **_assets_of(inputs, templates, r.body, r.page, edition),
+            numbers=numbers_line(r.page, r.body, edition.catalog),
         )
-    out.update(_embed_pages(inputs, renderer, env, nav, templates))
-    out.update(_handout_pages(inputs, renderer, env, nav, templates))
+    out.update(_embed_pages(inputs, edition, renderer, env, templates))
+    out.update(_handout_pages(inputs, edition, renderer, env, templates))
+    return out, chapters_rendered
+
+
+def render_site(inputs: Inputs, templates: Path = TEMPLATES) -> dict[str, str]:
+    """Render every page of every edition in memory; return {path below the site root: HTML}."""
+    out, bodies, anchors = {}, {}, None
+    for edition in inputs.editions:  # the root's first
+        with speaking(edition.catalog.lang):  # the core's words (a figure's notes) in its language
+            pages, rendered = _render_edition(inputs, edition, templates, anchors)
+        out.update(pages)
+        if not edition.folder:  # the links that open a state are the same in every edition
+            bodies = {r.page.url: r.body for r in rendered}
+            anchors = {r.page.slug: sections(r.body) for r in rendered}
+    root = inputs.root_edition
+    env = make_env(templates, root.catalog)
     out.update(trained_view.site_files())  # the trained rows the comparison picks from, as JSON
-    out["404.html"] = _not_found(inputs, env, nav)
-    out[OFFLINE_PAGE] = _not_found(inputs, env, nav, offline=True)
-    links = answers.link_states({r.page.url: r.body for r in rendered})  # precomputed answers
-    out.update(answers.tables(links, inputs.wheel))  # written as static/answers/*.json
+    out["404.html"] = _not_found(inputs, env, root.nav)
+    out[OFFLINE_PAGE] = _not_found(inputs, env, root.nav, offline=True)
+    links = answers.link_states(bodies)  # precomputed answers, in each edition's language
+    for edition in inputs.editions:  # written as static/answers/*.json, an edition's below its folder
+        out.update(answers.tables(links, inputs.wheel, lang=edition.catalog.lang, folder=edition.folder))
     return out
 
 
@@ -314,11 +311,13 @@ def _not_found(inputs: Inputs, env, nav, offline: bool = False) -> str:
             Page("404", "Page not found", "There is no page at this address.", None))
     root = "/"
     return env.get_template("layout.html").render(
-        page=page, body=Markup(env.get_template("404.html").render(chapters=nav, root=root,
+        page=page, body=Markup(env.get_template("404.html").render(chapters=nav, root=root, home=root,
                                                                     offline=offline)),
-        chapters=nav, root=root, number=None, prev=None, next=None, scripts=_scripts(""),
+        chapters=nav, root=root, home=root, alternates=(), number=None, prev=None, next=None,
+        scripts=_scripts(""),
         runtime=_runtime_attributes(inputs, root), answers=(), near=(), csp=csp(not inputs.runtime_files),
-        asset=lambda name: f"static/{name}", numbers=numbers_line(page, ""), opening=False,
+        asset=lambda name: f"static/{name}", numbers=numbers_line(page, "", inputs.root_edition.catalog),
+        opening=False,
         preloads=())
 
 
@@ -338,8 +337,11 @@ def write_site(pages: dict[str, str], inputs: Inputs, out: Path,
         copy_static(templates, tmp)
         (tmp / "static" / "js" / widgets.FILE).write_text(trim_js(widgets.manifest(inputs.widgets)),
                                                            encoding="utf-8")
-        (tmp / "static" / "js" / strings.FILE).write_text(strings.module(inputs.catalog, templates),
-                                                           encoding="utf-8")
+        catalogs = [e.catalog for e in inputs.editions]
+        (tmp / "static" / "js" / strings.FILE).write_text(strings.loaders(catalogs), encoding="utf-8")
+        for catalog in catalogs:  # one module per language: a page loads its own (i18n.js)
+            (tmp / "static" / "js" / strings.file_of(catalog.lang)).write_text(
+                strings.module(catalog, templates), encoding="utf-8")
         if inputs.runtime_files:
             runtime.install_runtime(tmp / RUNTIME_DIR)
         wheel_rel = wheel_path(inputs)
@@ -366,7 +368,7 @@ def write_site(pages: dict[str, str], inputs: Inputs, out: Path,
         build_id = offline.stamp_build(tmp)
         immutable = sorted(fingerprints.names.values()) + [wheel_rel]
         previous = hashing.keep_previous(out, tmp)  # a tab open on the last build still loads
-        offline.write_service_worker(make_env(templates, inputs.catalog), tmp, build_id, immutable,
+        offline.write_service_worker(make_env(templates, inputs.root_edition.catalog), tmp, build_id, immutable,
                                      RUNTIME_DIR if inputs.runtime_files else None)
         hashing.write_manifest(tmp, build_id, immutable, previous)
         headers.write_rules(tmp, csp(not inputs.runtime_files))
@@ -380,14 +382,15 @@ def write_site(pages: dict[str, str], inputs: Inputs, out: Path,
 
 
 def build(out: Path, templates: Path = TEMPLATES, cdn: bool = False, base: str = "/",
-          lang: str = strings.SOURCE) -> dict[str, str]:
+          lang: str = strings.SOURCE, editions: tuple[str, ...] | None = None) -> dict[str, str]:
     """Build the site into out; on any error out is left exactly as it was.
 
     `base`: the URL path the site will be served under (see write_site). `lang`: the language
-    of its short strings (a pseudo-locale, for the layout tests).
+    at its root (a pseudo-locale, for the layout tests); `editions`: the languages built beside
+    it, each in its folder (by default, every edition beside English; none beside a pseudo-locale).
     """
     base = site_base(base)  # a bad one fails before anything is gathered
-    inputs = gather(templates, cdn, lang)
+    inputs = gather(templates, cdn, lang, editions)
     try:
         pages = render_site(inputs, templates)
         write_site(pages, inputs, out, templates, base)

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from attention import trained_view
-from sitebuild.claims import KINDS, load_ledger
+from attention.catalog import speaking
+from sitebuild.claims import KINDS, load_ledger, translated
 from sitebuild.errors import BuildError
 
 LEDGER = Path(__file__).resolve().parent.parent / "templates" / "claims.toml"
@@ -24,7 +25,7 @@ def claim(cid: str) -> dict:
 def test_the_ledger_loads_with_the_measured_kind():
     ledger = load_ledger(LEDGER)
     measured = [c for c in ledger.claims.values() if c.kind == "measured"]
-    assert KINDS["measured"] == "Measured on a trained model"
+    assert KINDS["measured"]() == "Measured on a trained model"
     assert {c.result for c in measured if c.result} == set(trained_view.measured())
     for c in measured:
         assert "all-MiniLM-L6-v2" in c.model and c.measurement and c.source is None
@@ -103,3 +104,28 @@ def test_claims_page_lists_claims_by_number(built_site):
     page = (built_site / "claims" / "index.html").read_text(encoding="utf-8")
     shown = [int(n) for n in re.findall(r'<[a-z]+ [^>]*id="CL-(\d{3})"', page)]
     assert len(shown) == len(RAW["claims"]) and shown == sorted(shown)
+
+
+@pytest.mark.parametrize("lang", ["zh", "ar"])
+def test_an_editions_ledger_says_every_claim_in_its_language(lang):
+    """Each claim's statement (and location, model, measurement where it has them) comes from
+    templates/claims.<lang>.toml; its kind, source and numbers are the ledger's own."""
+    ledger = load_ledger(LEDGER)
+    mine = translated(ledger, LEDGER.with_name(f"claims.{lang}.toml"))
+    script = {"zh": r"[\u3400-\u9fff]", "ar": r"[\u0600-\u06ff]"}[lang]
+    for cid, claim in ledger.claims.items():
+        theirs = mine.claims[cid]
+        assert re.search(script, theirs.statement) and theirs.kind == claim.kind and theirs.source == claim.source
+        # every number the English states is stated in the translation too
+        assert set(re.findall(r"\d+(?:\.\d+)?", theirs.statement)) == set(re.findall(r"\d+(?:\.\d+)?", claim.statement)), cid
+    with speaking(lang):
+        assert re.search(script, mine.claims["CL-004"].kind_label)
+
+
+def test_a_translation_lacking_a_claim_fails_with_its_id(tmp_path):
+    text = LEDGER.with_name("claims.zh.toml").read_text(encoding="utf-8")
+    block = re.search(r"\[claims\.CL-004\]\n(.*?)\n\n", text, re.S).group(0)
+    path = tmp_path / "claims.zh.toml"
+    path.write_text(text.replace(block, ""), encoding="utf-8")
+    with pytest.raises(BuildError, match="CL-004 lacks its translated statement"):
+        translated(load_ledger(LEDGER), path)

@@ -67,7 +67,7 @@ def test_each_missing_tool_is_asked_on_its_own(run):
     assert result.returncode == 0, result.stderr
     assert [a for a in asked if a != "update -qq"] == [
         "install -s -y --no-install-recommends chromium",
-        "install -s -y --no-install-recommends fonts-dejavu-core fonts-dejavu-extra fontconfig",
+        "install -s -y --no-install-recommends fonts-dejavu-core fonts-dejavu-extra fonts-wqy-microhei fontconfig",
         "install -s -y --no-install-recommends default-jre-headless",
     ]
 

@@ -23,6 +23,7 @@ import pytest
 
 from attention import bench, trained_layer
 from attention.protocol import bridge
+from sitebuild.answers import in_language
 from sitebuild.runtime import ensure_runtime
 from sitebuild.wheel import ensure_wheel
 
@@ -319,17 +320,22 @@ def test_without_the_weights_pyodide_asks_for_them_by_the_name_the_site_serves()
 
 
 def test_every_precomputed_answer_is_what_pyodide_answers_byte_for_byte(built_site):
-    """The tables the page answers clicks from (site/static/answers/) hold, for each request
-    key, exactly the text the browser's Python returns for that request."""
+    """The tables the page answers clicks from (site/static/answers/, an edition's below its
+    language's folder) hold, for each request key, exactly the text the browser's Python
+    returns for that request in that language."""
     entries = []
-    for path in sorted((built_site / "static" / "answers").glob("*.json")):
-        table = json.loads(path.read_text(encoding="utf-8"))
-        name = re.sub(r"\.[0-9a-f]{10}\.json$", ".json", path.name)  # the build's content hash
-        entries += [(name, key, table["answers"][i]) for key, i in table["keys"].items()]
+    answers_dir = built_site / "static" / "answers"
+    for lang, folder in [("en", answers_dir), *((d.name, d) for d in sorted(answers_dir.iterdir())
+                                                 if d.is_dir() and d.name != "near")]:
+        for path in sorted(folder.glob("*.json")):
+            table = json.loads(path.read_text(encoding="utf-8"))
+            name = ("" if lang == "en" else f"{lang}/") + re.sub(r"\.[0-9a-f]{10}\.json$", ".json", path.name)
+            entries += [(name, in_language(key, lang), table["answers"][i]) for key, i in table["keys"].items()]
     envelope = run_pyodide([key for _, key, _ in entries])
     assert not envelope["failures"] and envelope["network"] == []
     differ = [f"{name} {key[:120]}" for (name, key, entry), theirs in zip(entries, envelope["answers"])
               if json.dumps(entry) != theirs]
     assert not differ, f"{len(differ)} of {len(entries)} entries differ:\n" + "\n".join(differ[:20])
-    assert len(entries) >= 40 and {name for name, _, _ in entries} == {
-        "bench.json", "fig-001.json", "fig-002.json", "fig-010.json", "lab.json", "layer.json"}
+    tables = {"bench.json", "fig-001.json", "fig-002.json", "fig-010.json", "lab.json", "layer.json"}
+    assert len(entries) >= 120 and {name for name, _, _ in entries} == {
+        *tables, *(f"zh/{t}" for t in tables), *(f"ar/{t}" for t in tables)}

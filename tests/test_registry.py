@@ -11,7 +11,8 @@ import sys
 from attention import bench
 from attention.protocol import bridge, registry
 from sitebuild import answers, embeds, widgets
-from sitebuild.site import CHAPTERS, ROOT, TEMPLATES
+from sitebuild.editions import CHAPTERS
+from sitebuild.site import ROOT, TEMPLATES
 
 JS = TEMPLATES / "static" / "js"
 

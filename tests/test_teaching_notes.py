@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from sitebuild.site import CHAPTERS
+from sitebuild.editions import CHAPTERS
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from sitebuild.site import CHAPTERS
+from sitebuild.editions import CHAPTERS
 
 # What is on paper: controls and panels shown, links whose address is not printed after them.
 ON_PAPER = """() => {

@@ -180,7 +180,8 @@ const ios = () => /iPad|iPhone|iPod/.test(navigator.platform)
 function boot() {
   setStatus({ state: "loading", reason: "", offline: false, loaded: 0, doing: "download" });
   try {
-    worker = new Worker(absolute(config.worker), { type: "module" });
+    // named by the page's language: its messages (i18n.js) are the page's
+    worker = new Worker(absolute(config.worker), { type: "module", name: document.documentElement.lang });
   } catch (error) {
     fail(String(error.message || error));
     return;

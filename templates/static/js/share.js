@@ -16,9 +16,9 @@ const DRAWN = new Set(["g", "text", "tspan", "line", "rect", "circle", "path", "
 const STYLE = ["fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray", "stroke-linecap",
   "stroke-linejoin", "opacity", "font-family", "font-size", "font-weight", "text-anchor", "visibility"];
 
-/** The site's root URL, wherever it is hosted. */
-function siteRoot() {
-  return new URL(document.body.dataset.root || "./", location.href).href;
+/** The home of the page's edition (the site's root, or its language's folder), wherever it is hosted. */
+function editionHome() {
+  return new URL(document.body.dataset.home || document.body.dataset.root || "./", location.href).href;
 }
 
 /** A link that reopens this figure in its chapter, in the state on screen. */
@@ -36,7 +36,7 @@ const escapeAttribute = (text) => text.replace(/&/g, "&amp;").replace(/"/g, "&qu
 
 /** The iframe snippet for this figure in the state on screen. */
 export function embedCode(root) {
-  const src = new URL(`embed/${root.dataset.embed}/`, siteRoot());
+  const src = new URL(`embed/${root.dataset.embed}/`, editionHome());
   addressNow();
   src.search = location.search;
   const theme = document.documentElement.dataset.theme; // an embed's theme= (embed.js took it off)

@@ -31,7 +31,8 @@ export function fetchPage(url, signal) {
   return prefetched.get(key);
 }
 
-/** The parsed page, or null when it must be loaded normally (an embed, another build). */
+/** The parsed page, or null when it must be loaded normally (an embed, another build, another
+ * language: this document's modules say their words in its own). */
 function parse(text, url) {
   const doc = new DOMParser().parseFromString(text, "text/html");
   const base = doc.createElement("base");
@@ -39,6 +40,7 @@ function parse(text, url) {
   doc.head.prepend(base); // its relative addresses resolve as at its own URL
   const build = (d) => d.body.dataset.build || "";
   if (doc.documentElement.classList.contains("embedded") || build(doc) !== build(document)) return null;
+  if (doc.documentElement.lang !== document.documentElement.lang) return null;
   if (SWAPPED.some((selector) => !doc.querySelector(selector) || !document.querySelector(selector))) return null;
   return doc;
 }
@@ -79,7 +81,6 @@ export async function swap(url, signal, fresh = true) {
   if (signal.aborted) return true;
   page?.unmountPage();
   document.title = doc.title;
-  document.documentElement.lang = doc.documentElement.lang;
   const description = document.querySelector('meta[name="description"]');
   const next = doc.querySelector('meta[name="description"]');
   if (description && next) description.content = next.content;

@@ -6,7 +6,7 @@
 import {
   installPackages, keepPackages, savedMemory, savedPackages, startInterpreter, writeBytecode,
 } from "./saved-start.js";
-import { t } from "./i18n.js";
+import { LANGUAGE, t } from "./i18n.js";
 
 let handle = null;
 let python = null; // the interpreter, once started: a data file Python asks for is written into it
@@ -161,6 +161,7 @@ async function boot({ indexURL, wheelURL, ios }) {
   pyodide.runPython("import numpy");
   at = timed("import numpy", at);
   const bridge = pyodide.pyimport("attention.protocol.bridge");
+  if (LANGUAGE !== "en") bridge.speak(LANGUAGE); // its answers' words in the page's language
   handle = bridge.handle_json; // kept: no runPython per request
   python = pyodide;
   packageURL = wheelURL;

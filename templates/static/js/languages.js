@@ -1,0 +1,21 @@
+// The language switch in the header: the same page in another edition (zh/…, ar/…), in the
+// state on screen. A link to it takes the address's state (its ?… and #…) as it is followed,
+// opened in a new tab, copied or focused, so the reader finds the figure where they left it.
+// (The other edition's page loads anew: its modules say their words in its language; swap.js
+// never swaps it in.)
+
+import { flush } from "./address.js";
+
+function keepState(event) {
+  const link = event.target.closest?.("a[data-keeps-state]");
+  if (!link) return;
+  flush(); // the state just drawn may not be in the address yet
+  const url = new URL(link.href);
+  url.search = location.search;
+  url.hash = location.hash;
+  link.href = url.href;
+}
+
+for (const type of ["click", "auxclick", "contextmenu", "focusin", "pointerover"]) {
+  document.addEventListener(type, keepState, true);
+}
