@@ -16,7 +16,7 @@ export default [
     languageOptions: { sourceType: "module", globals: { ...globals.browser } },
   },
   {
-    files: ["templates/static/js/worker.js"], // a dedicated worker: self, postMessage
+    files: ["templates/static/js/worker.js", "templates/static/js/worker-main.js"], // a dedicated worker: self, postMessage
     languageOptions: { globals: { ...globals.worker } },
   },
   {
