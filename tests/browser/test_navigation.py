@@ -309,12 +309,15 @@ def test_the_header_reads_at_360_and_keeps_one_row_at_1280(browser, server, widt
         page.goto(server + path)
         seen[path] = page.evaluate("""() => {
             const nav = document.querySelector('.site-header nav').getBoundingClientRect();
-            const links = [...document.querySelectorAll('.site-header a')].map(a => {
+            const box = (a) => {
                 const r = a.getBoundingClientRect();
                 return {text: a.textContent, lines: a.getClientRects().length, left: r.left, right: r.right,
                         top: Math.round(r.top), current: a.getAttribute('aria-current') === 'page',
-                        size: parseFloat(getComputedStyle(a).fontSize)}; });
-            return {links, nav: [nav.left, nav.right],
+                        size: parseFloat(getComputedStyle(a).fontSize)}; };
+            const all = [...document.querySelectorAll('.site-header a')];
+            return {links: all.filter(a => !a.closest('.languages')).map(box),
+                    languages: all.filter(a => a.closest('.languages') && a.offsetParent).map(box),
+                    nav: [nav.left, nav.right],
                     height: document.querySelector('.site-header').getBoundingClientRect().height}; }""")
     context.close()
     links = seen["claims/"]["links"]
@@ -325,6 +328,15 @@ def test_the_header_reads_at_360_and_keeps_one_row_at_1280(browser, server, widt
         assert a["size"] >= 14, a  # readable
     for a, b in zip(links[1:], links[2:]):  # in reading order, none on top of another
         assert b["top"] == a["top"] and b["left"] >= a["right"], (a, b)
+    # the other editions' names (the page's own is left out), on the site's name's row, whole,
+    # in the window, and clear of the links before them
+    name = links[0]
+    for path, got in seen.items():
+        assert [a["text"] for a in got["languages"]] == ["العربية", "简体中文"], path
+        for a in got["languages"]:
+            # (on the name's baseline: a few px lower than the bold name's box)
+            assert a["lines"] == 1 and abs(a["top"] - name["top"]) <= 6 and 0 <= a["left"] and a["right"] <= width, (path, a)
+            assert a["left"] >= max(b["right"] for b in got["links"] if abs(b["top"] - a["top"]) <= 6), (path, a)
     if width == 1280:
         assert all(0 <= a["left"] and a["right"] <= width for a in links)
         assert seen["claims/"]["height"] <= 60
