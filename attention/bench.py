@@ -37,11 +37,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import NamedTuple
-
 import numpy as np
 
+from . import lexicon
 from .catalog import say
+from .lexicon import WORDS, Entry
 from .ops import Trace, attend, project
 
 __all__ = [
@@ -60,43 +60,17 @@ MAX_WORDS = 40
 D_K = 8
 
 
-class Entry(NamedTuple):
-    """One lexicon entry: the word's class and whether it names a person (animacy)."""
-
-    word_class: str
-    person: bool
-
-
-_WORDS = {
-    "determiner": "the a an this that every some each another no",
-    "noun": "engineer teacher doctor farmer pilot artist student nurse baker writer lawyer "
-    "driver chef singer clerk book bridge report car letter grid house window door song "
-    "map road table engine picture garden machine",
-    "verb": "wrote fixed read saw built opened painted drove found sold sang carried left "
-    "liked cleaned checked signed moved lost cared",
-    # "they" is the singular they: a person, so it agrees like she and he.
-    "pronoun": "he she it they",
-    "other": "and because then with on when after before in but so near under while of to",
-}
-_PEOPLE = set(
-    "engineer teacher doctor farmer pilot artist student nurse baker writer lawyer driver "
-    "chef singer clerk he she they".split()
-)
-LEXICON = MappingProxyType(
-    {w: Entry(c, w in _PEOPLE) for c, ws in _WORDS.items() for w in ws.split()}
-)
-DEFAULT_SENTENCE = ("the", "engineer", "fixed", "the", "bridge", "before", "she", "left")
-
-_PUNCTUATION = str.maketrans("", "", ".,;:!?")
+LEXICON = lexicon.LEXICONS["en"]  # the English words (each edition's: attention.lexicon)
+DEFAULT_SENTENCE = lexicon.DEFAULTS["en"]
 
 
 def tokenize(text: str) -> list[str]:
-    """Split text into lowercase words, dropping . , ; : ! ? marks.
+    """Split text into words of the lexicon of the language spoken now (attention.lexicon).
 
     >>> tokenize("She read it; then, the END!")
     ['she', 'read', 'it', 'then', 'the', 'end']
     """
-    return [w for w in text.lower().translate(_PUNCTUATION).split() if w]
+    return lexicon.tokenize(text)
 
 
 def _checked(words) -> list[str]:
@@ -108,10 +82,10 @@ def _checked(words) -> list[str]:
         raise ValueError("the sentence is empty: it needs at least one word")
     if len(words) > MAX_WORDS:
         raise ValueError(f"a sentence may have at most {MAX_WORDS} words, got {len(words)}")
-    unknown = dict.fromkeys(repr(w) for w in words if not isinstance(w, str) or w not in LEXICON)
+    unknown = dict.fromkeys(repr(w) for w in words if not isinstance(w, str) or w not in WORDS)
     if unknown:
         s = "s" if len(unknown) > 1 else ""
-        raise ValueError(f"unknown word{s}: {', '.join(unknown)} (not in LEXICON)")
+        raise ValueError(f"unknown word{s}: {', '.join(unknown)} (not in any lexicon)")
     return words
 
 
@@ -131,7 +105,7 @@ def encode(words) -> np.ndarray:
     (2, 11)
     """
     words = _checked(words)
-    kind = [LEXICON[w] for w in words]
+    kind = [WORDS[w] for w in words]
     one_hot = np.array([[e.word_class == c for c in CLASSES] for e in kind], dtype=float)  # (n, 5)
     person = np.array([[e.person] for e in kind], dtype=float)  # (n, 1)
     bias = np.ones((len(words), 1))  # (n, 1)
@@ -261,7 +235,8 @@ HEADS = MappingProxyType({
 
 
 def lexicon_by_class() -> dict[str, list[str]]:
-    """Return the lexicon's words grouped by class, in CLASSES order, each group sorted.
+    """Return the words of the language spoken now grouped by class, in CLASSES order, each
+    group sorted.
 
     Display only: the page lists the words a reader may type.
 
@@ -271,7 +246,8 @@ def lexicon_by_class() -> dict[str, list[str]]:
     >>> sum(len(ws) for ws in groups.values()) == len(LEXICON)
     True
     """
-    return {c: sorted(w for w, e in LEXICON.items() if e.word_class == c) for c in CLASSES}
+    words = lexicon.lexicon()
+    return {c: sorted(w for w, e in words.items() if e.word_class == c) for c in CLASSES}
 
 
 def _head(head) -> Head:

@@ -8,18 +8,18 @@ reader share these parsers.
 from __future__ import annotations
 
 
-from . import bench, catalog, lab
+from . import bench, catalog, lab, lexicon
 from .catalog import say
 
 __all__ = ["BenchInputError", "check_head", "parse_position", "parse_sentence", "parse_shut",
            "parse_temperature", "reading_note"]
 
 
-def way_forward() -> str:
+def way_forward(lang: str | None = None) -> str:
     """What a reader with words the bench does not know can do (the list is under the drawing),
     in the language spoken now (said on the page, in a notebook and in Python alike: the page's
     hint under the box links to its list of the words; Python's is attention.bench.LEXICON)."""
-    return say("bench-input.way-forward", size=len(bench.LEXICON))
+    return say("bench-input.way-forward", size=len(lexicon.lexicon(lang)))
 
 
 with catalog.speaking(catalog.SOURCE):
@@ -34,8 +34,9 @@ class BenchInputError(ValueError):
         self.field = field
 
 
-def parse_sentence(text) -> list[str]:
-    """Split the reader's sentence into lexicon words, or explain what is wrong.
+def parse_sentence(text, lang: str | None = None) -> list[str]:
+    """Split the reader's sentence into words of ``lang``'s lexicon and English's (default: the
+    language spoken now; attention.lexicon), or explain what is wrong.
 
     >>> parse_sentence("The pilot saw it.")
     ['the', 'pilot', 'saw', 'it']
@@ -50,26 +51,27 @@ def parse_sentence(text) -> list[str]:
     """  # noqa: E501 (a doctest shows its output whole, on one line)
     if not isinstance(text, str):
         raise BenchInputError("sentence", say("bench-input.not-text"))
-    words = bench.tokenize(text[:2000])
+    words = lexicon.tokenize(text[:2000], lang)
     if not words:
         raise BenchInputError("sentence", say("bench-input.empty"))
     if len(words) > bench.MAX_WORDS:
         raise BenchInputError("sentence", say("bench-input.too-long", most=bench.MAX_WORDS,
                                               count=len(words)))
-    unknown = [w for w in dict.fromkeys(words) if w not in bench.LEXICON]
+    known = lexicon.lexicon(lang).keys() | lexicon.LEXICONS["en"].keys()
+    unknown = [w for w in dict.fromkeys(words) if w not in known]
     if unknown:
         parts = []
         for w in unknown[:8]:
             import difflib  # only for a word not in the lexicon: not on the runtime's start
 
-            near = difflib.get_close_matches(w, bench.LEXICON.keys(), n=2, cutoff=0.7)
+            near = difflib.get_close_matches(w, lexicon.lexicon(lang).keys(), n=2, cutoff=0.7)
             parts.append(say("bench-input.unknown-near", word=w[:30],
                              near=say("list.separator").join(near))
                          if near else say("bench-input.unknown-word", word=w[:30]))
         more = say("bench-input.unknown-more", count=len(unknown) - 8) if len(unknown) > 8 else ""
         raise BenchInputError("sentence", say("bench-input.unknown",
                                               words=say("list.separator").join(parts), more=more,
-                                              way=way_forward()))
+                                              way=way_forward(lang)))
     return words
 
 
@@ -123,12 +125,15 @@ def reading_note(text, words: list[str]) -> str:
     'Read as “the car then it”: lower-cased, punctuation dropped.'
     >>> reading_note("the  car", ["the", "car"])
     ''
+    >>> reading_note("她读了", ["她", "读了"]), reading_note("她 读了", ["她", "读了"])
+    ('Read as “她 读了”: cut into the lexicon’s words.', '')
     """
     if text is None:
         return ""
     plain = " ".join(text.split())
     changes = [what for what, changed in (
         (say("bench-input.lower-cased"), plain != plain.lower()),
-        (say("bench-input.punctuation-dropped"), any(ch in text for ch in ".,;:!?"))) if changed]
+        (say("bench-input.punctuation-dropped"), any(ch in text for ch in lexicon.PUNCTUATION)),
+        (say("bench-input.cut-into-words"), lexicon.plain(text) != " ".join(words))) if changed]
     return say("bench-input.read-as", words=" ".join(words),
                changes=say("list.separator").join(changes)) if changes else ""

@@ -36,6 +36,7 @@ from .bench_input import (BenchInputError, check_head, parse_position, parse_shu
 from .bench_tables import heads, lexicon
 from .bench_whatif import whatif_drawing
 from .catalog import say
+from .lexicon import WORDS, default_sentence
 from .numbers import fixed, fixed_all, shown, typed
 
 __all__ = ["BenchInputError", "WIDTH", "heads", "lexicon", "matrix_weights", "parse_sentence",
@@ -55,10 +56,10 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
     >>> v["query"]["word"], [r["weight"]["text"] for r in v["rows"][:2]]
     ('she', ['0.000', '0.835'])
     """
-    words = list(bench.DEFAULT_SENTENCE) if sentence is None else parse_sentence(sentence)
+    words = list(default_sentence()) if sentence is None else parse_sentence(sentence)
     n = len(words)
     check_head(head)
-    default_query = next((i for i, w in enumerate(words) if bench.LEXICON[w].word_class
+    default_query = next((i for i, w in enumerate(words) if WORDS[w].word_class
                           == "pronoun"), n - 1)
     i = default_query if query is None else parse_position(query, "query", n,
                                                            say("bench-input.what-query"))
@@ -184,7 +185,7 @@ def _head_matrix(words: tuple, head: str, t: float, closed: tuple) -> dict:
 def matrix_weights(sentence=None, head="coreference", temperature="1", slider=None,
                    shut=None, **_) -> list[list[float]]:
     """Return the current head's full attention matrix at full precision (0 where masked)."""
-    words = list(bench.DEFAULT_SENTENCE) if sentence is None else parse_sentence(sentence)
+    words = list(default_sentence()) if sentence is None else parse_sentence(sentence)
     check_head(head)
     t = parse_temperature(temperature, slider)
     hs = _head_state(tuple(words), head, t, tuple(parse_shut(shut, len(words))))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import bench, lab, toy
+from . import bench, lab, lexicon, toy
 from .numbers import exact, shown
 
 __all__ = ["bench_context", "toy_context", "worked_dot", "worked_product"]
@@ -23,7 +23,7 @@ def bench_context() -> dict:
     return {"features": len(f), "classes": len(bench.CLASSES),
             "positional": sum(name[:3] in ("sin", "cos") for name in f),
             "d_k": bench.D_K, "heads": len(bench.HEADS), "max_words": bench.MAX_WORDS,
-            "lexicon": len(bench.LEXICON), "default": " ".join(bench.DEFAULT_SENTENCE),
+            "lexicon": len(lexicon.lexicon()), "default": " ".join(lexicon.default_sentence()),
             "waves": [f"{bench.OMEGA1:g}", f"{bench.OMEGA2:g}"]}  # radians per word
 
 

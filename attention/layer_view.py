@@ -35,7 +35,7 @@ import functools
 
 import numpy as np
 
-from . import bench, layer
+from . import bench, layer, lexicon
 from .bench_input import BenchInputError, parse_position, parse_sentence, parse_temperature
 from .bench_input import reading_note
 from .catalog import listed, say
@@ -179,7 +179,7 @@ def _how(r: layer.Layer, cols: dict, step: str, i: int, k: int) -> str:
         if name in layer.SLOTS:
             return say("core-layer-view.how-empty")
         if name in CLASS_FEATURES:
-            return _class_how(r.words[i], bench.LEXICON[r.words[i]].word_class, fixed(value))
+            return _class_how(r.words[i], lexicon.WORDS[r.words[i]].word_class, fixed(value))
         if name == "person":
             return (say("core-layer-view.how-person", word=r.words[i], value=fixed(value)) if value else
                     say("core-layer-view.how-not-person", word=r.words[i], value=fixed(value)))
@@ -285,14 +285,14 @@ def default_focus(words) -> int:
     >>> default_focus(bench.DEFAULT_SENTENCE), default_focus(("the", "engineer", "left"))
     (6, 2)
     """
-    return next((i for i, w in enumerate(words) if bench.LEXICON[w].word_class == "pronoun"),
+    return next((i for i, w in enumerate(words) if lexicon.WORDS[w].word_class == "pronoun"),
                 len(words) - 1)
 
 
 def view(sentence=None, focus=None, temperature="1", without=(), silent=None) -> dict:
     """Return the layer chapter's view of a state (schema in the module docstring), or raise
     BenchInputError naming the field at fault."""
-    words = tuple(bench.DEFAULT_SENTENCE if sentence is None else parse_sentence(sentence))
+    words = tuple(lexicon.default_sentence() if sentence is None else parse_sentence(sentence))
     n = len(words)
     i = default_focus(words) if focus is None else parse_position(focus, "focus", n, "word followed")
     t = parse_temperature(temperature, None)
@@ -316,7 +316,7 @@ def view(sentence=None, focus=None, temperature="1", without=(), silent=None) ->
                 say("core-layer-view.copy", feature=w["feature"], value=w["text"], slot=w["slot"])
                 for w in head["writes"])) if head["writes"]
             else say("core-layer-view.copies-nothing"))
-        cls = bench.LEXICON[words[i]].word_class
+        cls = lexicon.WORDS[words[i]].word_class
         rests = (_rests(words[i], head["name"])
                  if head["name"] in SERVES and cls != SERVES[head["name"]] else "")
         head["said"] = (say("core-layer-view.head-off") if head["silent"]

@@ -9,13 +9,14 @@ from hypothesis import strategies as st
 
 from attention import bench
 from attention.bench import HEADS, LEXICON, MAX_WORDS
+from attention.lexicon import WORDS
 
 PRONOUN_TARGET = {True: "person noun", False: "thing noun"}
 
 
 def kind(word):
-    """Name a word's kind: 'person noun', 'thing noun', or its class."""
-    e = LEXICON[word]
+    """Name a word's kind: 'person noun', 'thing noun', or its class (any edition's word)."""
+    e = WORDS[word]
     if e.word_class == "noun":
         return "person noun" if e.person else "thing noun"
     return e.word_class
@@ -33,10 +34,10 @@ def expected(words, head, i):
     """The position that word i must put most weight on, by the head's plain rule."""
     if head == "previous-token":
         return max(i - 1, 0)
-    if head == "coreference" and LEXICON[words[i]].word_class == "pronoun":
-        j = nearest_before(words, i, PRONOUN_TARGET[LEXICON[words[i]].person])
+    if head == "coreference" and WORDS[words[i]].word_class == "pronoun":
+        j = nearest_before(words, i, PRONOUN_TARGET[WORDS[words[i]].person])
         return i if j is None else j
-    if head == "verb-lookup" and LEXICON[words[i]].word_class == "noun":
+    if head == "verb-lookup" and WORDS[words[i]].word_class == "noun":
         j = nearest_before(words, i, "verb")
         return i if j is None else j
     return 0

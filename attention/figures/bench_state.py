@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from .. import bench, bench_drawing, bench_view, lab, quiz, trained_view, whatif
+from .. import bench, bench_drawing, bench_view, lab, lexicon, quiz, trained_view, whatif
 from ..bench_input import BenchInputError
 from ..catalog import say
 from ..numbers import exact, fixed
@@ -40,7 +40,7 @@ def data(**state) -> dict:
     # request is the very key of its precomputed answers.
     view = trained_view.with_pick(bench_view.view, state)
     return {**view, "heads": bench_view.heads(), "limits": lab.limits(),
-            "max_words": bench.MAX_WORDS, "lexicon_size": len(bench.LEXICON),
+            "max_words": bench.MAX_WORDS, "lexicon_size": len(lexicon.lexicon()),
             "d_k": bench.D_K, "dial_span": bench_drawing.DIAL_SPAN,
             "dial_floor": fixed(math.exp(-bench_drawing.DIAL_SPAN), 4), "neutral_t": exact(lab.NEUTRAL_T),
             "palette": bench_drawing.PALETTE, "lexicon": bench_view.lexicon(),
@@ -89,7 +89,7 @@ def url(data: dict) -> dict:
         out["shut"] = ",".join(str(j) for j in s["shut"])
     if s.get("trained"):
         out["trained"] = s["trained"]
-    if s["sentence"] == " ".join(bench.DEFAULT_SENTENCE):
+    if s["sentence"] == " ".join(lexicon.default_sentence()):
         del out["sentence"]
     return {**out, **removed_parameter(data)}
 
@@ -185,10 +185,11 @@ def questions(state: dict, answered: dict) -> list[dict]:
 STATE = State(name=NAME, answer=answer, questions=questions, fields=frozenset({*FIELDS, "trained", "have"}),
               parameters=(*PARAMETERS, "trained"), apply=apply, url=url, neighbours=neighbours,
               steps=whatif.STEPS,
-              unwritten={"sentence": " ".join(bench.DEFAULT_SENTENCE)},
+              unwritten=lambda: {"sentence": " ".join(lexicon.default_sentence())},
               meanings=lambda: {  # said when read: in the language of the page that shows them
-                  "sentence": (say("bench-meanings.sentence"), say("bench-meanings.sentence-values",
-                                                                   words=bench.MAX_WORDS, lexicon=len(bench.LEXICON))),
+                  "sentence": (say("bench-meanings.sentence"),
+                               say("bench-meanings.sentence-values", words=bench.MAX_WORDS,
+                                   lexicon=len(lexicon.lexicon()))),
                   "head": (say("bench-meanings.head"), ", ".join(bench.HEADS)),
                   "query": (say("bench-meanings.query"), say("bench-meanings.query-values")),
                   "t": t_meaning(),

@@ -6,7 +6,7 @@ off=mlp&silent=coreference`` reopens one.
 
 from __future__ import annotations
 
-from .. import bench, layer, layer_view
+from .. import bench, layer, layer_view, lexicon
 from ..bench_input import BenchInputError
 from ..catalog import say
 from ..protocol.records import Figure, RequestError, State
@@ -29,7 +29,7 @@ def data(**state) -> dict:
     ('she', 40, ['residual', 'layer_norm', 'mlp'])
     """
     return {**layer_view.view(**state), "max_words": bench.MAX_WORDS,
-            "lexicon_size": len(bench.LEXICON), "head_names": list(bench.HEADS),
+            "lexicon_size": len(lexicon.lexicon()), "head_names": list(bench.HEADS),
             "d_model": layer.D_MODEL, "threshold": layer.THRESHOLD}
 
 
@@ -60,7 +60,7 @@ def url(data: dict) -> dict:
         out["off"] = ",".join(s["without"])
     if s["silent"]:
         out["silent"] = s["silent"]
-    if s["sentence"] == " ".join(bench.DEFAULT_SENTENCE):
+    if s["sentence"] == " ".join(lexicon.default_sentence()):
         del out["sentence"]
     return out
 
@@ -158,10 +158,10 @@ def questions(state: dict, d: dict) -> list[dict]:
 STATE = State(name=NAME, answer=answer, questions=questions,
               fields=frozenset({"sentence", "focus", "temperature", "without", "silent"}),
               parameters=PARAMETERS, apply=apply, url=url, neighbours=neighbours,
-              unwritten={"sentence": " ".join(bench.DEFAULT_SENTENCE)},
+              unwritten=lambda: {"sentence": " ".join(lexicon.default_sentence())},
               meanings=lambda: {
                   "sentence": (say("fig-009-core.sentence-meaning"),
-                               say("fig-009-core.sentence-values", most=bench.MAX_WORDS, size=len(bench.LEXICON))),
+                               say("fig-009-core.sentence-values", most=bench.MAX_WORDS, size=len(lexicon.lexicon()))),
                   "word": (say("fig-009-core.word-meaning", first=0),
                            say("fig-009-core.word-values", first=0, one=1)),
                   "t": t_meaning(),

@@ -35,7 +35,7 @@ def data(sentence=None) -> dict:
     >>> d["words"][:3], len(d["heads"]["trained"]), d["steps"][0]["trained"][:2]
     (['the', 'engineer', 'fixed'], 12, ['7.096', '10.851'])
     """
-    words = list(bench.DEFAULT_SENTENCE if sentence is None else parse_sentence(sentence))
+    words = list(bench.DEFAULT_SENTENCE if sentence is None else parse_sentence(sentence, "en"))
     sized = trained_layer.sizes(words)
     measured = {"steps": {k: [fixed(v) for v in a] for k, a in sized["steps"].items()},
                 "heads": [[fixed(v) for v in h] for h in sized["heads"]]}

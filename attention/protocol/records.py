@@ -64,7 +64,8 @@ class State(_Said):
     meanings: dict[str, tuple[str, str]] | Callable[[], dict[str, tuple[str, str]]] = field(default_factory=dict)
     # the parameters its URL leaves out at their default value, with that value (the rest of
     # the defaults are what url() writes for the state a page opens on: see defaults())
-    unwritten: dict[str, str] = field(default_factory=dict)
+    # (or a function that says them, for the language spoken when they are read)
+    unwritten: dict[str, str] | Callable[[], dict[str, str]] = field(default_factory=dict)
     # (a request's fields, their answer) -> three questions on that state for a class handout
     # (quiz.view's shape: id, prompt, choices, answer, explanation); None: no handout
     questions: Callable[[dict, dict], list[dict]] | None = None
@@ -73,7 +74,8 @@ class State(_Said):
         """Each URL parameter's value in the state a page opens on ("" for none: a switch
         left on, no stopcock shut), as the embed guide lists them."""
         written = self.url(self.answer({}))
-        return {p: written.get(p, self.unwritten.get(p, "")) for p in self.parameters}
+        unwritten = self.unwritten() if callable(self.unwritten) else self.unwritten
+        return {p: written.get(p, unwritten.get(p, "")) for p in self.parameters}
 
 
 @dataclass(frozen=True, kw_only=True)
