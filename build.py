@@ -5,8 +5,10 @@
     python build.py serve [--port N] build, then serve on http://127.0.0.1:N/
     python build.py benchmark        print build time and page weight against the targets
     python build.py fragment ID [--url "query=grid"] [--output FILE] [--theme light|dark|auto]
+                                [--lang LANG]
                                      write one figure's static HTML with its own scoped styles
-                                     (for pages without frames; --no-css leaves the styles out)
+                                     (for pages without frames; --no-css leaves the styles out),
+                                     in one of the catalog's languages (en, zh, ar: --lang)
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from sitebuild import embeds
 from sitebuild.errors import BuildError
 from sitebuild.serve import make_server
 from sitebuild.site import ROOT, build
-from sitebuild.strings import PSEUDO
+from sitebuild.strings import PSEUDO, SOURCE, languages
 
 
 def _fragment(args) -> int:
@@ -28,7 +30,8 @@ def _fragment(args) -> int:
     from sitebuild.fragment import fragment
 
     try:
-        html = fragment(args.figure or "", args.url, args.site_url, not args.no_css, theme=args.theme)
+        html = fragment(args.figure or "", args.url, args.site_url, not args.no_css, theme=args.theme,
+                        lang=args.lang)
     except BuildError as exc:
         print(f"fragment failed: {exc}", file=sys.stderr)
         return 1
@@ -64,10 +67,17 @@ def main(argv: list[str] | None = None) -> int:
                              "(the 404 page's links start there)")
     parser.add_argument("--cdn", action="store_true",
                         help="load Pyodide from the official CDN instead of shipping it")
-    parser.add_argument("--lang", default="en", choices=["en", *PSEUDO],
-                        help="the language of the site's short strings: en, or a pseudo-locale that tests "
-                             "layouts (en-XA: accented and 40%% longer; ar-XB: right to left)")
+    # one option, two meanings: the root's language for a build, the fragment's for fragment
+    built, spoken = [SOURCE, *PSEUDO], languages()
+    parser.add_argument("--lang", default=SOURCE,
+                        help=f"build: the language of the site's short strings: {SOURCE}, or a pseudo-locale that "
+                             "tests layouts (en-XA: accented and 40%% longer; ar-XB: right to left); fragment: its "
+                             f"language, one of the catalog's ({', '.join(spoken)})")
     args = parser.parse_args(argv)
+    choices = spoken if args.command == "fragment" else built
+    if args.lang not in choices:
+        parser.error(f"argument --lang: invalid choice: {args.lang!r} for {args.command} "
+                     f"(choose from {', '.join(choices)})")
     if args.command == "fragment":
         return _fragment(args)
     if args.command == "benchmark":

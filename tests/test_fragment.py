@@ -3,10 +3,12 @@
 import re
 import subprocess
 import sys
+from html import unescape
 
 import pytest
 
-from attention import figures
+from attention import bench_view, figures
+from attention.catalog import languages, say, speaking
 from sitebuild.errors import BuildError
 from sitebuild.fragment import WRAPPER, fragment, scope_selector, scoped_css
 from sitebuild.site import ROOT, TEMPLATES
@@ -99,3 +101,48 @@ def test_a_fragment_credits_the_site_and_links_back_to_its_state():
     assert credit and "Attention Bench" in credit.group(0) and "FIG-004" in credit.group(0)
     assert 'href="https://example.org/ab/bench/?head=sink&amp;query=3#fig-004"' in credit.group(0)
     assert html.index(credit.group(0)) < html.index("</div>\n", len(html) - 10)  # in the wrapper
+
+
+def _visible(html: str) -> str:
+    """A fragment's text as a reader reads it: no styles, no tags."""
+    return unescape(re.sub(r"<[^>]+>", "", re.sub(r"<style>.*?</style>", "", html, flags=re.S)))
+
+
+def test_a_chinese_fragment_speaks_chinese_and_links_to_the_chinese_edition():
+    html = fragment("fig-002", "query=grid", site_url="https://example.org/ab/", lang="zh")
+    assert re.search(r'<div class="attention-bench-fragment" lang="zh-Hans" dir="ltr">', html)
+    with speaking("zh"):
+        title = say("fig-002-core.title")
+        note = bench_view.view(head="sink")["summary"]
+    assert title in _visible(html) and title != say("fig-002-core.title")  # the credit's, in Chinese
+    assert "From" not in _visible(html) and "Open it there" not in _visible(html)
+    assert 'href="https://example.org/ab/zh/mixture/?query=grid#fig-002"' in html
+    # a computed note of the core, said in Chinese, and links to the Chinese edition's pages
+    bench = fragment("fig-004", "head=sink", site_url="https://example.org/ab/", lang="zh")
+    assert note in _visible(bench) and note != bench_view.view(head="sink")["summary"]
+    assert 'href="https://example.org/ab/zh/bench/#how-the-bench-is-built"' in bench
+    assert 'href="https://example.org/ab/bench/' not in bench
+
+
+def test_an_arabic_fragment_is_right_to_left_and_its_rules_for_that_apply():
+    html = fragment("fig-002", lang="ar")
+    assert html.splitlines()[1] == '<div class="attention-bench-fragment" lang="ar" dir="rtl">'
+    with speaking("ar"):
+        assert say("fig-002-core.title") in _visible(html)
+    # the stylesheet's right-to-left rules ask the wrapper, which carries dir="rtl"
+    assert '.attention-bench-fragment[dir="rtl"] :is(.num' in html
+    assert '<div class="attention-bench-fragment">' in fragment("fig-002")  # English: as it was
+
+
+def test_an_unknown_language_is_refused_naming_the_catalogs_languages(tmp_path):
+    named = ", ".join(languages())
+    with pytest.raises(BuildError, match=f"unknown language 'fr'; choose one of {named}"):
+        fragment("fig-002", lang="fr")
+    done = subprocess.run([sys.executable, str(ROOT / "build.py"), "fragment", "fig-002", "--lang", "fr"],
+                          capture_output=True, text=True)
+    assert done.returncode != 0 and not done.stdout
+    assert "invalid choice: 'fr'" in done.stderr and named in done.stderr
+    out = tmp_path / "zh.html"
+    subprocess.run([sys.executable, str(ROOT / "build.py"), "fragment", "fig-002", "--lang", "zh",
+                    "--output", str(out)], check=True, capture_output=True)
+    assert 'lang="zh-Hans"' in out.read_text(encoding="utf-8")
