@@ -79,11 +79,13 @@ def gather_edition(templates: Path, lang: str, folder: str) -> Edition:
 
 def alternates(editions: tuple[Edition, ...], page: Page) -> list[dict]:
     """The same page in every edition (its ``hreflang`` links and the language switch): each
-    one's language tag, name in its own language and path below the site root."""
+    one's language tag, name in its own language, folder ("" at the root) and path below the
+    site root. The folders also tell nav.js which addresses are another edition's (its pages
+    load anew, in their own language: never swapped into this one)."""
     out = []
     for e in editions:
         t = e.catalog.message
-        out.append({"tag": e.catalog.tag, "name": t("site.language-name"), "dir": e.catalog.dir,
+        out.append({"tag": e.catalog.tag, "name": t("site.language-name"), "dir": e.catalog.dir, "folder": e.folder,
                     "url": e.folder + page.url[len(page.edition):], "current": e.folder == page.edition})
     return out
 

@@ -5,6 +5,7 @@ same figure, in the same state, in another language."""
 from __future__ import annotations
 
 import re
+from urllib.parse import urlparse
 
 import pytest
 
@@ -51,8 +52,7 @@ def test_the_language_switch_opens_the_same_state(desktop):
     page.wait_for_function("() => !document.querySelector('.is-waiting')")
     english = shown_state(page)
     page.click('.languages a[hreflang="zh-Hans"]')
-    # (another language's page is loaded anew: nav.js commits the address, then swap.js, seeing
-    # another language, loads it in full; the address is written before the new document comes)
+    # (another edition's page is loaded anew, as the browser loads any page: nav.js leaves it be)
     page.wait_for_url("**/zh/bench/?head=sink&query=3*")  # (and the state's other parameters)
     page.wait_for_function("() => document.documentElement.lang === 'zh-Hans'")
     # the state the link opened, drawn there (it fails by waiting out, if it never is)
@@ -63,3 +63,64 @@ def test_the_language_switch_opens_the_same_state(desktop):
     page.wait_for_url("**/ar/bench/?head=sink&query=3*")
     page.wait_for_function("() => document.documentElement.lang === 'ar'")
     assert page.evaluate("document.documentElement.dir") == "rtl"
+
+
+# Each document's log, kept in the tab's sessionStorage across loads: a document loaded, a
+# navigation nav.js intercepted (to swap its page in), an address committed in this document.
+LOG = """(() => {
+  const record = (line) => sessionStorage.setItem("log", JSON.stringify(
+    [...JSON.parse(sessionStorage.getItem("log") || "[]"), line]));
+  const intercept = NavigateEvent.prototype.intercept;
+  NavigateEvent.prototype.intercept = function (...args) {
+    record(`intercepted ${new URL(this.destination.url).pathname}`);
+    return intercept.apply(this, args);
+  };
+  navigation.addEventListener("currententrychange", () =>
+    record(`shown ${location.pathname} in ${document.documentElement.lang}`));
+  addEventListener("DOMContentLoaded", () => record(`loaded ${location.pathname} in ${document.documentElement.lang}`));
+})();"""
+
+
+def log(page) -> list[str]:
+    """The tab's log so far, emptied."""
+    return page.evaluate("""() => { const l = JSON.parse(sessionStorage.getItem("log") || "[]");
+      sessionStorage.removeItem("log"); return l; }""")
+
+
+def test_the_language_switch_loads_the_other_edition_anew_and_a_link_within_one_swaps(browser, server):
+    """Another edition's page is loaded as the browser always does, from the click on: never
+    intercepted, so its address never shows over the page left (nav.js used to commit it, then
+    swap.js refused the other language). A link within an edition, English or not, is swapped in."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(LOG)
+    w = watch(context, server)
+    page = w.page
+    at = urlparse(server).path  # the site's root path
+
+    def swapped(selector: str, path: str, lang: str):
+        before = page.evaluate_handle("document.querySelector('main')")
+        page.evaluate("() => { window.kept = true; }")
+        page.click(selector)
+        page.wait_for_function("""old => document.querySelector('main') !== old
+            && document.activeElement === document.querySelector('main h1')""", arg=before)
+        assert page.evaluate("window.kept") is True  # the same document
+        assert log(page) == [f"intercepted {at}{path}", f"shown {at}{path} in {lang}"]
+
+    def loaded(selector: str, path: str, lang: str):
+        page.evaluate("() => { window.kept = true; }")
+        page.click(selector)
+        page.wait_for_url(f"**{at}{path}")
+        page.wait_for_function("lang => document.documentElement.lang === lang && document.readyState === 'complete'",
+                               arg=lang)
+        assert page.evaluate("window.kept") is None  # a new document
+        assert log(page) == [f"loaded {at}{path} in {lang}"]  # nothing intercepted, no address shown before
+
+    page.goto(server + "zh/roles/")
+    assert log(page) == [f"loaded {at}zh/roles/ in zh-Hans"]
+    swapped('.site-pages a[href$="claims/"]', "zh/claims/", "zh-Hans")
+    loaded('.languages a[hreflang="en"]', "claims/", "en")  # to the root's edition
+    swapped('.site-header .chapters a[href$="roles/"]', "roles/", "en")
+    loaded('.languages a[hreflang="ar"]', "ar/roles/", "ar")
+    swapped('.site-pages a[href$="claims/"]', "ar/claims/", "ar")
+    context.close()
+    w.assert_clean()

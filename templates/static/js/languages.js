@@ -1,8 +1,8 @@
 // The language switch in the header: the same page in another edition (zh/…, ar/…), in the
 // state on screen. A link to it takes the address's state (its ?… and #…) as it is followed,
 // opened in a new tab, copied or focused, so the reader finds the figure where they left it.
-// (The other edition's page loads anew: its modules say their words in its language; swap.js
-// never swaps it in.)
+// (The other edition's page loads anew: its modules say their words in its language; nav.js
+// leaves a link to another edition to the browser.)
 
 import { flush } from "./address.js";
 

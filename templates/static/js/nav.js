@@ -9,6 +9,13 @@
 import { keep, restore } from "./place.js";
 
 const ROOT = new URL(document.body.dataset.root || "./", location.href);
+// The other editions' folders below the root ("zh/ ar/"; English is the root less those): a
+// page of another edition says its words in its own language, so it is loaded anew, never
+// swapped into this one (swap.js would refuse it, after its address was already shown).
+const FOLDERS = (document.body.dataset.editions || "").split(" ").filter(Boolean);
+const below = (url) => new URL(url, location.href).pathname.slice(ROOT.pathname.length);
+const folder = (path) => FOLDERS.find((f) => path.startsWith(f)) || "";
+const EDITION = folder(below(document.body.dataset.home || ROOT.href)); // this page's: kept by every swap
 // a URL to let through as an ordinary load
 let bypass = null;
 // history entry key -> the reader's place there, and what had focus (place.js)
@@ -16,12 +23,14 @@ const positions = new Map();
 let restoring = () => {}; // stops the place being given back (place.js), if it still is
 const noHash = (url) => url.split("#")[0];
 
-/** True for a page of this site that this document may show in place (not an embed). */
+/** True for a page of this site, in this page's edition, that this document may show in
+ * place (not an embed). */
 function ours(url) {
   const u = new URL(url);
   if (u.origin !== location.origin || !u.pathname.startsWith(ROOT.pathname)) return false;
-  const below = u.pathname.slice(ROOT.pathname.length);
-  return /^([\w-]+\/)*$/.test(below) && !/^embed\/[\w-]+\//.test(below);
+  const path = below(u);
+  if (!/^([\w-]+\/)*$/.test(path) || folder(path) !== EDITION) return false;
+  return !/^embed\/[\w-]+\//.test(path.slice(EDITION.length));
 }
 
 function intercept(event) {
