@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import NamedTuple
 
-from . import bench, lab
+from . import bench, catalog, lab
 from .catalog import say
 from .numbers import fixed, typed
 
 __all__ = ["COLUMNS", "DIAL_SPAN", "LABEL_LINE", "LABEL_SHARE", "PALETTE", "PATTERNS", "TRAY_HEIGHT",
            "WIDTH", "Layout", "dial_angle", "drawing", "handle", "layout", "look", "plain",
+           "reads_right_to_left",
            "spread", "stack_strata", "strata_bottom"]
 
 WIDTH = 800  # the drawing's width in SVG units; everything scales with the page
@@ -87,19 +88,23 @@ def names(words) -> list[str]:
     return [w + str(j).translate(_SUBSCRIPT) if counts[w] > 1 else w for j, w in enumerate(words)]
 
 
-def layout(n: int) -> Layout:
+def layout(n: int, rtl: bool = False) -> Layout:
     """Lay out n words: dials and stopcocks in rows of at most COLUMNS, as even as they can
-    be (10 words: two rows of 5, not 8 and a lone 2 under a gap), stations below.
+    be (10 words: two rows of 5, not 8 and a lone 2 under a gap), stations below. In a
+    language read right to left (``rtl``) the first word is on the right.
 
     >>> layout(8).height, layout(40).height
     (600, 1608)
     >>> layout(10).rows, layout(9).rows
     ([0, 0, 0, 0, 0, 1, 1, 1, 1, 1], [0, 0, 0, 0, 0, 1, 1, 1, 1])
+    >>> layout(3).xs, layout(3, rtl=True).xs
+    ([160, 400, 640], [640, 400, 160])
     """
     lines = -(-n // COLUMNS)
     cols = -(-n // lines)  # the fewest per row that fit the rows COLUMNS needs
     pitch = (WIDTH - 80) / cols  # at least 90: room for a word and its reading
     xs = [plain(round(40 + pitch * (j % cols + 0.5), 3)) for j in range(n)]
+    xs = [plain(WIDTH - x) for x in xs] if rtl else xs
     plate = DIAL_Y + (lines - 1) * DIAL_ROW + LABELS
     tank = plate + 36
     valves = tank + 90
@@ -236,10 +241,16 @@ def strata_bottom(strata) -> float:
                 for s in strata if s["label"]), default=0)
 
 
+def reads_right_to_left() -> bool:
+    """Whether the language spoken now is read right to left: its words are laid out so."""
+    return catalog.spoken() in catalog.RTL
+
+
 def drawing(words, tr, i, allowed, causal, t, rows, q_text="") -> dict:
-    """Return the bench drawing's geometry in SVG units."""
+    """Return the bench drawing's geometry in SVG units (the words right to left where the
+    language spoken now reads so)."""
     n = len(words)
-    lay = layout(n)
+    lay = layout(n, reads_right_to_left())
     valves = _valves(words, tr.weights[i], i, allowed, causal, lay)
     lines = sorted(set(lay.rows))
     radius = 26

@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import bench, bench_walk, catalog, lab, whatif, whatif_panel
-from .bench_drawing import WIDTH, layout, look, names, plain
+from .bench_drawing import WIDTH, layout, look, names, plain, reads_right_to_left
 from .bench_drawing import drawing as _drawing
 from .bench_input import (BenchInputError, check_head, parse_position, parse_shut, parse_sentence,
                           parse_temperature, reading_note)
@@ -102,7 +102,7 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
                      "state": out["state"]}
     # The drawing shows the counterfactual too (ghost needles, a second core sample); the
     # cached drawing is copied, never changed.
-    lay = layout(n)._replace(height=drawing["height"])  # the tray's labels may run lower
+    lay = layout(n, reads_right_to_left())._replace(height=drawing["height"])  # the tray's labels may run lower
     out["drawing"] = {**drawing, **whatif_drawing(out["whatif"], drawing, lay, t)} \
         if removed else {**drawing, "whatif": None}
     return out

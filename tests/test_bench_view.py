@@ -551,3 +551,23 @@ def test_a_sentence_that_wraps_shares_its_dials_evenly_between_rows(n, per_row):
     for y in rows:
         xs = sorted(d["x"] for d in dials if d["y"] == y)
         assert min(b - a for a, b in zip(xs, xs[1:])) >= 90
+
+
+def test_the_drawing_reads_right_to_left_in_arabic():
+    """In Arabic the first word's dial, stopcock and carriage start on the right; the what-if
+    drawing's ghost needles sit on the same dials; English is unchanged."""
+    from attention import catalog
+
+    def xs(view):
+        d = view["drawing"]
+        return [dial["x"] for dial in d["dials"]], [v["x"] for v in d["valves"]]
+
+    english = bench_view.view(sentence="the engineer fixed the bridge", query=0, without=["scale"])
+    with catalog.speaking("ar"):
+        arabic = bench_view.view(sentence="the engineer fixed the bridge", query=0, without=["scale"])
+    (en_dials, en_valves), (ar_dials, ar_valves) = xs(english), xs(arabic)
+    assert en_dials == sorted(en_dials) and ar_dials == sorted(ar_dials, reverse=True)
+    assert ar_valves == [bench_view.WIDTH - x for x in en_valves]
+    assert arabic["drawing"]["carriage"]["x"] > bench_view.WIDTH / 2 > english["drawing"]["carriage"]["x"]
+    ghost = arabic["drawing"]["whatif"]
+    assert ghost and [n["x"] for n in ghost["ghosts"]] == ar_dials[:1]
