@@ -69,14 +69,15 @@ _EN = _lexicon({
 # with 了 where a past reading needs it, and bare where it is read in the present.
 _ZH = _lexicon({
     "determiner": "这位 那位 一位 每位 这个 那个 一个 每个 这本 那本 一本 这座 那座 一座 "
-    "这辆 那辆 一辆 这封 一封 这首 一首 这张 一张 这扇 那扇 这条 那条 这份 一份 这台 "
-    "那台 这幅 一幅 这些 那些",
+    "这辆 那辆 一辆 这封 那封 一封 这首 那首 一首 这张 那张 一张 这扇 那扇 一扇 这条 那条 "
+    "一条 这份 那份 一份 这台 那台 一台 这幅 那幅 一幅 这些 那些",
     "noun": "工程师 老师 医生 农民 飞行员 艺术家 学生 护士 面包师 作家 律师 司机 厨师 歌手 "
     "职员 书 桥 报告 车 信 电网 房子 窗户 门 歌 地图 路 桌子 发动机 画 花园 机器",
     "verb": "写了 修好了 读了 看见了 建了 打开了 画了 开了 找到了 卖了 唱了 搬了 离开了 "
     "喜欢 打扫了 检查了 签了 丢了 照顾了 写 修 读 看见 建 打开 开 找到 卖 唱 搬 离开 "
     "打扫 检查 签 照顾",
-    "pronoun": "他 她 它 他们 她们",
+    # 它 and 它们 point to things, 他 and 她 to people
+    "pronoun": "他 她 它 他们 她们 它们",
     "other": "和 因为 然后 跟 在 当 之后 以后 之前 以前 里 但是 所以 附近 下面 同时 的 "
     "到 把 被 也 就 时 上",
 }, "工程师 老师 医生 农民 飞行员 艺术家 学生 护士 面包师 作家 律师 司机 厨师 歌手 职员 "
@@ -85,6 +86,8 @@ _ZH = _lexicon({
 _AR_PEOPLE = ("مهندس مهندسة معلم معلمة طبيب طبيبة مزارع مزارعة طيار طيارة فنان فنانة طالب "
               "طالبة ممرض ممرضة خباز خبازة كاتب كاتبة محامي محامية سائق سائقة طاهي طاهية "
               "مغني مغنية موظف موظفة")
+# a noun ending in ي drops it when indefinite (محامٍ, its mark dropped: محام)
+_AR_SHORT = "محام طاه مغن"
 _AR_THINGS = ("كتاب جسر تقرير سيارة رسالة شبكة بيت نافذة باب أغنية خريطة طريق طاولة محرك "
               "صورة حديقة آلة")
 
@@ -96,14 +99,14 @@ def _with_article(nouns: str) -> str:
 
 _AR = _lexicon({
     "determiner": "هذا هذه ذلك تلك كل بعض أي",
-    "noun": f"{_with_article(_AR_PEOPLE)} {_with_article(_AR_THINGS)}",
+    "noun": f"{_with_article(_AR_PEOPLE)} {_AR_SHORT} {_with_article(_AR_THINGS)}",
     # the past, a man's and a woman's form; then a few in the present
     "verb": "كتب كتبت أصلح أصلحت قرأ قرأت رأى رأت فتح فتحت رسم رسمت قاد قادت وجد وجدت باع "
     "باعت غنى غنت حمل حملت غادر غادرت أحب أحبت نظف نظفت فحص فحصت وقع وقعت نقل نقلت فقد "
     "فقدت يكتب تكتب يقرأ تقرأ يغني تغني يعمل تعمل ينتظر تنتظر",
     "pronoun": "هو هي هم",
     "other": "و ف ثم لأن مع على عندما بعد قبل في لكن لذلك قرب تحت بينما من إلى أن",
-}, f"{_with_article(_AR_PEOPLE)} هو هي هم")
+}, f"{_with_article(_AR_PEOPLE)} {_AR_SHORT} هو هي هم")
 
 LEXICONS = MappingProxyType({"en": _EN, "zh": _ZH, "ar": _AR})
 # every edition's words: a word's features do not depend on the page it is typed in

@@ -132,3 +132,18 @@ def test_a_sentence_typed_without_spaces_is_said_to_be_cut():
         note = reading_note("她离开了", ["她", "离开了"])
     assert "她 离开了" in note and note != ""
     assert reading_note("她 离开了", ["她", "离开了"]) == ""
+
+
+@pytest.mark.parametrize(("lang", "text", "cut"), [
+    ("zh", "她找到了那封信和一条路，然后卖了它们。", "她 找到了 那封 信 和 一条 路 然后 卖了 它们"),
+    ("zh", "那首歌和那张地图在一台机器上", "那首 歌 和 那张 地图 在 一台 机器 上"),
+    ("ar", "وجد محامٍ الخريطة وهو يعمل", "وجد محام الخريطة و هو يعمل"),
+    ("ar", "رأى طاهٍ المغنيةَ", "رأى طاه المغنية"),
+])
+def test_the_determiners_classifiers_and_short_nouns_a_reader_writes(lang, text, cut):
+    # 那 with each classifier that has 这 and 一; 它们 for things; an Arabic noun written
+    # indefinite without its final ي (محامٍ, طاهٍ, مغنٍّ) names a person as its definite form does
+    assert tokenize(text, lang) == cut.split()
+    assert not LEXICONS["zh"]["它们"].person
+    assert all(LEXICONS["ar"][w].person for w in ("محام", "طاه", "مغن"))
+    check_sentence(cut.split())
