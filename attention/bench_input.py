@@ -8,7 +8,7 @@ reader share these parsers.
 from __future__ import annotations
 
 
-from . import bench, catalog, lab, lexicon
+from . import bench, lab, lexicon
 from .catalog import say
 
 __all__ = ["BenchInputError", "check_head", "parse_position", "parse_sentence", "parse_shut",
@@ -20,10 +20,6 @@ def way_forward(lang: str | None = None) -> str:
     in the language spoken now (said on the page, in a notebook and in Python alike: the page's
     hint under the box links to its list of the words; Python's is attention.bench.LEXICON)."""
     return say("bench-input.way-forward", size=len(lexicon.lexicon(lang)))
-
-
-with catalog.speaking(catalog.SOURCE):
-    WAY_FORWARD = way_forward()  # the English sentence (as a test compares it)
 
 
 class BenchInputError(ValueError):

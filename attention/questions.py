@@ -25,26 +25,21 @@ from . import ops
 from .catalog import say
 from .numbers import fixed
 
-__all__ = ["CHANGES", "SAID", "change", "changes", "mixture", "said"]
+__all__ = ["change", "changes", "mixture", "said"]
 
 GROW, SHRINK, SAME = "grow", "shrink", "same"
-# a "does it grow, shrink or stay?" question's choices, and its answer said in a sentence (the
-# English words, kept for code that reads them; a reader is told them by changes() and said())
-CHANGES = [{"id": GROW, "label": "It grows"}, {"id": SHRINK, "label": "It shrinks"},
-           {"id": SAME, "label": "It stays as it is"}]
-SAID = {GROW: "grows", SHRINK: "shrinks", SAME: "stays as it is"}
 TIE = "tie"
 
 
 def changes() -> list[dict]:
-    """A "does it grow, shrink or stay?" question's choices (CHANGES), as said now."""
+    """A "does it grow, shrink or stay?" question's choices, as said now."""
     return [{"id": GROW, "label": say("core-questions.it-grows")},
             {"id": SHRINK, "label": say("core-questions.it-shrinks")},
             {"id": SAME, "label": say("core-questions.it-stays")}]
 
 
 def said(changed: str) -> str:
-    """A change as its explanation says it after "It" (SAID), as said now.
+    """A change as its explanation says it after "It", as said now.
 
     >>> said("grow")
     'grows'

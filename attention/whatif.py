@@ -27,30 +27,17 @@ import numpy as np
 
 from .catalog import say
 
-__all__ = ["CHANGED", "LN_MAX", "MESSAGES", "NO_WEIGHTS", "STEPS", "Counterfactual",
+__all__ = ["CHANGED", "LN_MAX", "STEPS", "Counterfactual",
            "counterfactual", "double", "entropy_bits", "label", "message", "naive_softmax",
            "no_weights", "steps"]
 
 STEPS = ("scale", "mask", "shift")
 LN_MAX = math.log(sys.float_info.max)  # 709.78…: eᶻ is finite only for z up to this
-# MESSAGES, NO_WEIGHTS, DOUBLE and LABELS are the English words, kept for code that reads them;
-# a reader is told them in the language spoken now: message(), no_weights(), double(), label().
-MESSAGES = {
-    "overflow": "eᶻ overflows: 1.8×10³⁰⁸ is the largest double; the naive weights are undefined",
-    "sum": "the sum of the eᶻ overflows: 1.8×10³⁰⁸ is the largest double; the naive weights "
-           "are undefined",
-    "underflow": "every eᶻ underflows to 0: the naive weights are 0 ÷ 0, undefined",
-}
-# What stands in place of a row's weights when it has none: the key table's one cell for the
-# row and the drawing's empty sample say this; the sentence under them says why (MESSAGES).
-NO_WEIGHTS = "no weights"
-DOUBLE = "the largest double (64-bit float)"  # what 1.8×10³⁰⁸ is, where a sentence says why
-LABELS = {"scale": "÷√d_k", "mask": "the causal mask", "shift": "the max-shift"}
 CHANGED = 0.0005  # below this a weight reads the same to three decimals
 
 
 def message(failure: str | None) -> str | None:
-    """Why a row's naive softmax has no weights (MESSAGES), in the language spoken now; None for
+    """Why a row's naive softmax has no weights, in the language spoken now; None for
     a row that has them, or no allowed key ("empty").
 
     >>> message("underflow"), message("empty")
@@ -66,23 +53,25 @@ def message(failure: str | None) -> str | None:
 
 
 def no_weights() -> str:
-    """What stands in place of a row's weights when it has none (NO_WEIGHTS), as said now."""
+    """What stands in place of a row's weights when it has none, as said now: the key table's one
+    cell for the row and the drawing's empty sample say this; the sentence under them says why
+    (message())."""
     return say("core-whatif.no-weights")
 
 
 def double() -> str:
-    """What 1.8×10³⁰⁸ is (DOUBLE), as said now."""
+    """What 1.8×10³⁰⁸ is, as said now, where a sentence says why a row has no weights."""
     return say("core-whatif.double")
 
 
 def label(step: str, d_k: int) -> str:
-    """A removable step's name (LABELS) as said now, ÷√d_k with the head's width.
+    """A removable step's name as said now, ÷√d_k with the head's width.
 
     >>> label("scale", 8), label("shift", 8)
     ('÷√8', 'the max-shift')
     """
     if step == "scale":
-        return LABELS["scale"].replace("d_k", str(d_k))  # mathematics: the same in every language
+        return f"÷√{d_k}"  # mathematics: the same in every language
     if step == "mask":
         return say("core-whatif.causal-mask")
     return say("core-whatif.max-shift")

@@ -12,7 +12,7 @@ from .numbers import fixed, shown
 from .whatif import (CHANGED, LN_MAX, STEPS, Counterfactual, counterfactual, double, entropy_bits, label,
                      message, no_weights)
 
-__all__ = ["NO_MATRIX", "bench_entry", "cause", "lab_entry", "no_matrix", "sentence"]
+__all__ = ["bench_entry", "cause", "lab_entry", "no_matrix", "sentence"]
 
 
 def _largest(weights, labels) -> str:
@@ -245,11 +245,8 @@ def _matrix_note(title: str, rows: list[dict], unmasked: bool) -> str:
                unmasked=say("core-whatif-panel.unmasked") if unmasked else "", undefined=undefined)
 
 
-NO_MATRIX = "Show the matrix without a step (remove one in the bench’s what-if panel first)"  # English; no_matrix()
-
-
 def no_matrix() -> str:
-    """The matrix control's text while no step is removed (NO_MATRIX), as said now."""
+    """The matrix control's text while no step is removed, as said now."""
     return say("core-whatif-panel.no-matrix")
 
 
@@ -268,13 +265,6 @@ def _bench_real(tr, i: int, words: list, causal, reader) -> dict:
             "keys": keys, "matrix": None, "matrix_label": no_matrix(), "matrix_note": ""}
 
 
-ROW_NOTES = {"overflow": "overflow", "sum": "sum overflows", "underflow": "underflow",
-             "empty": "every key shut"}  # after a matrix row's word: why it has no weights
-SHORT = {"overflow": "eᶻ overflows", "sum": "the sum of eᶻ overflows",
-         "underflow": "every eᶻ underflows to 0", "empty": "every key shut"}
-# (ROW_NOTES and SHORT are the English words; a reader is told them by _row_note and _short.)
-
-
 def _row_note(failure: str) -> str:
     """What follows a matrix row's word when the row has no weights: " (overflow)"."""
     if failure == "overflow":
@@ -287,7 +277,7 @@ def _row_note(failure: str) -> str:
 
 
 def _short(failure: str) -> str:
-    """A failure in a few words, for the matrix's note (SHORT)."""
+    """A failure in a few words, for the matrix's note."""
     if failure == "overflow":
         return say("core-whatif-panel.short-overflow")
     if failure == "sum":

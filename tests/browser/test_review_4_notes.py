@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from attention.bench_input import WAY_FORWARD
+from attention.bench_input import way_forward
+from attention.catalog import speaking
 
 READY = '#fig-004 .runtime-status[data-state="ready"]'
 FORTY_ONE = " ".join(["the", "pilot", "saw", "it"] * 10 + ["left"])
@@ -27,6 +28,10 @@ def use(page, sentence: str) -> None:
 
 
 # --- Confusing 1: a note about an earlier input, beside a new error -------------------------
+
+with speaking("en"):
+    WAY_FORWARD = way_forward()  # the English sentence, as the English page says it
+
 
 @pytest.mark.parametrize("bad, message", [("the zebra left", f"Not in the lexicon: “zebra”. {WAY_FORWARD}"),
                                           (FORTY_ONE, "Use at most 40 words; this sentence has 41."),
