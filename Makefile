@@ -8,8 +8,9 @@ PORT   ?= 8000
 # Test workers: one per core (pytest-xdist). The browser tests spend much of their time waiting
 # for a page or for Python to boot, so two cores run the suite in well under two-thirds the time.
 JOBS   ?= auto
-# The notebook widget's module, bundled by esbuild (see its rule below).
-BUNDLE := attention_notebook/static/widget.js
+# The notebook widget's module, bundled by esbuild (see its rule below): English's stands for
+# the set, one per language, which the rule writes together.
+BUNDLE := attention_notebook/static/widget-en.js
 
 .PHONY: serve test lint benchmark system-packages
 
@@ -36,8 +37,8 @@ system-packages:
 	@chromium --version
 
 # The notebook widget's module: its entry and the site's render modules, bundled by esbuild
-# (pinned in package-lock.json) into one file the package carries (sitebuild/notebook_bundle.py).
-$(BUNDLE): node_modules/.installed $(VENV)/.site $(wildcard templates/static/js/*.js templates/static/js/figures/*.js attention_notebook/js/*.js)
+# (pinned in package-lock.json) into one file per language the package carries (sitebuild/notebook_bundle.py).
+$(BUNDLE): node_modules/.installed $(VENV)/.site $(wildcard templates/static/js/*.js templates/static/js/figures/*.js attention_notebook/js/*.js attention/strings/*.toml)
 	$(BIN)/python -m sitebuild.notebook_bundle
 
 # The Nu HTML Checker (vnu-jar) and esbuild, pinned in package-lock.json.

@@ -25,8 +25,8 @@ def ensure_bundle() -> None:
     from sitebuild import notebook_bundle
 
     if not (ROOT / "node_modules" / ".bin" / "esbuild").exists():
-        if not (ROOT / notebook_bundle.BUNDLE).is_file():
-            raise SystemExit("the notebook widget's bundle is missing and esbuild is not "
+        if not all((ROOT / b).is_file() for b in notebook_bundle.bundles(ROOT)):
+            raise SystemExit("the notebook widget's bundles are missing and esbuild is not "
                              "installed: run `npm ci` first")
         return
     notebook_bundle.bundle(ROOT)

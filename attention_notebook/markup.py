@@ -5,6 +5,10 @@ A widget's markup is its figures' HTML as their embed pages render it
 kernel, is the same in the fragment's wrapper with the scoped stylesheet (light and dark
 following the reader's system). The live widget's stylesheet is the same scoped sheet, with
 the dark rules keyed to a class the widget sets from the notebook's theme instead.
+
+Each is in one of the catalog's languages: the wrapper names it and its direction (the
+stylesheet's rules for a language or a direction ask the wrapper), the figures' words and
+computed notes are in it.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import re
 from pathlib import Path
 from urllib.parse import urlencode
 
+from attention import catalog
 from sitebuild import fragment as fragments
 from sitebuild import site
 from sitebuild.stylesheet import stylesheet
@@ -41,28 +46,52 @@ def sheet() -> str:
     return stylesheet(templates())
 
 
-def markup(embeds: tuple[str, ...], url: dict) -> str:
-    """Return the figures' HTML for the state that the URL parameters describe.
+def language(lang: str) -> str:
+    """A widget's language: one of the catalog's, or a ValueError naming them.
+
+    >>> language("zh")
+    'zh'
+    >>> language("fr")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown language 'fr'; choose one of en, ar, zh
+    """
+    if lang not in catalog.languages():
+        raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(catalog.languages())}")
+    return lang
+
+
+def markup(embeds: tuple[str, ...], url: dict, lang: str = catalog.SOURCE) -> str:
+    """Return the figures' HTML for the state that the URL parameters describe, in ``lang``.
 
     >>> html = markup(("fig-002",), {"query": "grid"})
     >>> 'id="fig-002"' in html and "0.401" in html
     True
     """
     query = urlencode(url)
-    return "\n".join(fragments.figure_markup(e, query, templates=templates(), embed=True)
+    return "\n".join(fragments.figure_markup(e, query, templates=templates(), embed=True, lang=lang)
                      for e in embeds)
 
 
-def static_html(embeds: tuple[str, ...], url: dict, title: str) -> str:
+def wrapped(html: str, lang: str, sheet: str | None = None, theme: str = "light") -> str:
+    """The figures' HTML in the fragment's wrapper, which names their language and direction.
+
+    >>> wrapped("<p>x</p>", "ar")
+    '<div class="attention-bench-fragment" lang="ar" dir="rtl">\\n<p>x</p>\\n</div>\\n'
+    """
+    return fragments.wrap(html, sheet, theme, lang)
+
+
+def static_html(embeds: tuple[str, ...], url: dict, title: str, lang: str = catalog.SOURCE) -> str:
     """Return the figures' static HTML, wrapped and styled as a fragment (light or dark as the
-    reader's system is), for an output read without a kernel.
+    reader's system is), in ``lang``, for an output read without a kernel.
 
     >>> html = static_html(("fig-002",), {"query": "grid"}, "FIG-002")
     >>> html.count("<style>"), "and (prefers-color-scheme: dark)" in html, "0.401" in html
     (1, True, True)
     """
     head = f"<!-- Attention Bench: {title}, computed by the kernel for its last state -->\n"
-    return head + fragments.wrap(markup(embeds, url), sheet(), "auto")
+    return head + wrapped(markup(embeds, url, lang), lang, sheet(), "auto")
 
 
 def _dark_only(css: str) -> str:
@@ -83,8 +112,8 @@ def widget_css() -> str:
     >>> ".attention-bench-fragment.is-dark" in css and "prefers-color-scheme" not in css
     True
     """
-    text = sheet()
-    light = fragments.scoped_css(text, "light").splitlines()
+    text = sheet()  # every widget's wrapper names its language and direction (rooted)
+    light = fragments.scoped_css(text, "light", rooted=True).splitlines()
     seen = set(light)
-    dark = [line for line in fragments.scoped_css(text, "dark").splitlines() if line not in seen]
+    dark = [line for line in fragments.scoped_css(text, "dark", rooted=True).splitlines() if line not in seen]
     return HOST_RESETS + "\n".join(light) + "\n" + _dark_only("\n".join(dark)) + "\n"

@@ -5,6 +5,11 @@ site's Web Worker answers; the widget's module (``static/widget.js``, the site's
 modules bundled) draws them into the site's own markup. A reader's click or typed sentence is
 a request from the output cell; a trait set from Python is a request from the kernel. Either
 way the traits end as the state the answer computed, and every view of the widget redraws.
+
+A widget speaks one of the catalog's languages (``lang="zh"``; English by default), set once
+for every figure here: the kernel answers in it, its markup is in it (with its ``lang`` and
+``dir``), and its module is the bundle that carries that language's messages
+(``static/widget-<lang>.js``).
 """
 
 from __future__ import annotations
@@ -17,10 +22,9 @@ from pathlib import Path
 import anywidget
 import traitlets
 
+from attention import catalog
 from attention.protocol import bridge
 from attention.protocol.registry import FIGURES
-from sitebuild.fragment import wrap
-
 from . import markup
 
 __all__ = ["Bench"]
@@ -48,15 +52,24 @@ def _after_each_cell() -> None:
         shell.events.register("post_run_cell", _refresh_changed)
 
 
-def ask(request: dict) -> dict:
-    """Answer one request as the browser's worker does: JSON text through the bridge.
+def ask(request: dict, lang: str = catalog.SOURCE) -> dict:
+    """Answer one request as the browser's worker does: JSON text through the bridge, in
+    ``lang`` (the request names it, as a precomputed table's do).
 
     >>> ask({"figure": "fig-002", "query": "grid"})["data"]["rows"][0]["weight"]["text"]
     '0.401'
     >>> ask({"figure": "bench", "sentence": "the zzz"})["errors"][0]["message"]  # doctest: +ELLIPSIS
     'Not in the lexicon: “zzz”. The bench knows only its 82 words: swap each ...'
     """
-    return json.loads(bridge.handle_json(json.dumps(request)))
+    with catalog.speaking(lang):
+        return json.loads(bridge.handle_json(json.dumps({**request, "lang": lang})))
+
+
+def module(lang: str) -> str:
+    """The widget's module in a language: the bundle whose messages are that language's
+    (sitebuild.notebook_bundle), so its modules' words are too, and two languages are two
+    modules, whichever way a host loads them."""
+    return (STATIC / f"widget-{lang}.js").read_text(encoding="utf-8")
 
 
 def messages(answer: dict) -> str:
@@ -72,23 +85,28 @@ class Figure(anywidget.AnyWidget):
     TITLE = ""
     FIELDS: tuple[str, ...] = ()  # the traits that are its state
 
-    _esm = STATIC / "widget.js"
-    _css = markup.widget_css()
+    _css = markup.widget_css()  # its module, _esm, is its language's (module())
     _html = traitlets.Unicode().tag(sync=True)  # the markup, rendered once per widget
     _answer = traitlets.Dict().tag(sync=True)  # {"asked": request id | None, "answer", "n"}
 
-    def __init__(self, **state):
+    def __init__(self, lang: str = catalog.SOURCE, **state):
+        self._lang = markup.language(lang)  # an unknown language: a ValueError naming the catalog's
         self._quiet = True  # the traits are being set to an answer's state
-        super().__init__(**state)
-        answer = ask(self.request())
+        super().__init__(_esm=module(lang), **state)
+        answer = ask(self.request(), lang)
         if not answer["ok"]:
             raise ValueError(messages(answer))
         self._quiet = False
         self._display_id = None
         self._n = 0
         self._publish(answer)
-        self._html = wrap(markup.markup(self.EMBEDS, answer["url"]), None)
+        self._html = markup.wrapped(markup.markup(self.EMBEDS, answer["url"], lang), lang)
         self.on_msg(self._on_message)
+
+    @property
+    def lang(self) -> str:
+        """The language it speaks (one of the catalog's), set when it is made."""
+        return self._lang
 
     def request(self, changed: str = "") -> dict:
         """Return the request for the state the traits hold (changed: the trait just set)."""
@@ -116,7 +134,7 @@ class Figure(anywidget.AnyWidget):
         """A state trait set from Python: compute it, or restore it and raise the site's message."""
         if change["name"] not in self.FIELDS or self._quiet:
             return
-        answer = ask(self.request(change["name"]))
+        answer = ask(self.request(change["name"]), self._lang)
         if not answer["ok"]:
             self._quiet = True
             try:
@@ -132,7 +150,7 @@ class Figure(anywidget.AnyWidget):
         if not isinstance(content, dict) or content.get("type") != "ask":
             return
         request = {k: v for k, v in dict(content.get("request") or {}).items() if k != "have"}
-        answer = ask(request)  # without "have", every answer carries the whole matrix
+        answer = ask(request, self._lang)  # without "have", every answer carries the whole matrix
         if answer["ok"] and answer.get("figure") == self.STATE:
             self._publish(answer, content.get("id"))
             if self._display_id:
@@ -146,12 +164,14 @@ class Figure(anywidget.AnyWidget):
         >>> Bench(head="sink", T=0.5)  # doctest: +ELLIPSIS
         Bench(sentence='the engineer ... left', head='sink', query=6, T=0.5, shut=[], without=[])
         """
-        state = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS)
-        return f"{type(self).__name__}({state})"
+        state = [f"{name}={getattr(self, name)!r}" for name in self.FIELDS]
+        if self._lang != catalog.SOURCE:
+            state.insert(0, f"lang={self._lang!r}")
+        return f"{type(self).__name__}({', '.join(state)})"
 
     def static_html(self) -> str:
         """Return the figures' static HTML for the state the widget holds."""
-        return markup.static_html(self.EMBEDS, self._url, self.TITLE)
+        return markup.static_html(self.EMBEDS, self._url, self.TITLE, self._lang)
 
     def _repr_mimebundle_(self, **kwargs):
         """The widget's view, with the static HTML of its state beside it for readers

@@ -54,8 +54,9 @@ def source_hash(root: Path = ROOT) -> str:
 
 
 def available(root: Path = ROOT) -> bool:
-    """Whether this checkout can build it: esbuild to bundle the widget, or a bundle written."""
-    return (root / "node_modules" / ".bin" / "esbuild").exists() or (root / notebook_bundle.BUNDLE).is_file()
+    """Whether this checkout can build it: esbuild to bundle the widget, or its bundles written."""
+    return (root / "node_modules" / ".bin" / "esbuild").exists() or all(
+        (root / b).is_file() for b in notebook_bundle.bundles(root))
 
 
 def ensure_notebook_wheel(root: Path = ROOT, cache: Path | None = None) -> Path | None:

@@ -44,7 +44,8 @@ def test_the_built_wheel_makes_working_widgets_in_a_fresh_venv(tmp_path):
                              capture_output=True, text=True)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     names = set(zipfile.ZipFile(wheel).namelist())
-    for name in ("attention_notebook/static/widget.js", "attention_notebook/site_templates/static/style.css",
+    for name in ("attention_notebook/static/widget-en.js", "attention_notebook/static/widget-zh.js",
+                 "attention_notebook/static/widget-ar.js", "attention_notebook/site_templates/static/style.css",
                  "attention_notebook/site_templates/figures/fig-004.html", "attention/data/trained.json",
                  "sitebuild/embed_heights.json"):
         assert name in names

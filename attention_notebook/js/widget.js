@@ -3,7 +3,9 @@
 // and every answer; this module mounts the same widgets the site's pages mount (page.js), on a
 // store whose requests go to the kernel, where attention.protocol.bridge answers them as the browser's
 // worker would. No number is computed here. esbuild bundles this file with the modules it
-// imports into one self-contained ES module (sitebuild/notebook_bundle.py).
+// imports into one self-contained ES module per language (sitebuild/notebook_bundle.py): the
+// words those modules say (i18n.js) are the bundle's language, which the kernel chose as the
+// widget's (lang=), as its markup's and its answers' are; nothing here picks a language.
 
 import { createStore } from "../../templates/static/js/store.js";
 import * as fig002 from "../../templates/static/js/figures/fig-002.js";

@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 import re
 
-from attention import bench_view, layer_view
+from attention import bench_view, figures, layer_view
+from attention.catalog import say, speaking
+from sitebuild import strings
 
 from .conftest import EXAMPLE, SHOTS
 from .figures import READ_BENCH, READ_FIG_002, bench_expected, fig_002_expected, lexicon_message
@@ -165,5 +167,41 @@ def test_fig009_in_jupyterlab_follows_a_word_and_switches_a_part_off_in_the_kern
     page.wait_for_function("() => [...document.querySelectorAll('.jp-Cell')].at(-1)"
                            ".querySelector('.jp-OutputArea-output')?.textContent.includes('mlp')")
     assert last_output(page) == "(4, ['mlp'], '')"
+    assert errors == []
+    context.close()
+
+
+LANGUAGES_NOTEBOOK = {
+    "cells": [{"cell_type": "code", "execution_count": None, "id": "zh", "metadata": {}, "outputs": [],
+               "source": ["from attention_notebook import Fig002\n", "Fig002(query=\"grid\", lang=\"zh\")"]},
+              {"cell_type": "code", "execution_count": None, "id": "ar", "metadata": {}, "outputs": [],
+               "source": ["Fig002(query=\"grid\", lang=\"ar\")"]}],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+    "nbformat": 4, "nbformat_minor": 5}
+
+
+def test_widgets_in_chinese_and_arabic_speak_their_language_side_by_side(browser, jupyterlab):
+    """A widget made with lang="zh" or "ar": the kernel's markup, the module's own words (the
+    rows' buttons) and the kernel's answers to a click are in its language, the Arabic one
+    right to left; two languages in one notebook each keep their own."""
+    (jupyterlab[2] / "languages.ipynb").write_text(json.dumps(LANGUAGES_NOTEBOOK), encoding="utf-8")
+    context, page, errors = open_notebook(browser, jupyterlab, "languages.ipynb")
+    catalogs = {lang: strings.load(lang) for lang in ("zh", "ar")}
+    for lang, words in catalogs.items():
+        figure = f'.attention-bench-fragment[lang="{words.tag}"] #fig-002'
+        button = page.locator(f'{figure} tr[data-query="load"] .row-choice')
+        button.wait_for(timeout=60000)
+        isolate = ("\u2068{}\u2069" if words.dir == "rtl" else "{}").format  # as i18n.js sets a value apart
+        assert button.get_attribute("aria-label") == words.text("mixture.make-query").replace("{word}", isolate("load"))
+        with speaking(lang):
+            title = say("mixture.title")
+        assert title in page.locator(figure).inner_text()
+        direction = page.locator(f'.attention-bench-fragment[lang="{words.tag}"]').evaluate(
+            "(e) => getComputedStyle(e).direction")
+        assert direction == words.dir
+        button.click()  # the kernel answers in the widget's language
+        with speaking(lang):
+            said = figures.fig_002.data("load")["said"]
+        page.wait_for_function(f"""() => document.querySelector('{figure} [data-bind="said"]').textContent === {json.dumps(said)}""")
     assert errors == []
     context.close()
