@@ -88,20 +88,21 @@ def link_states(bodies: dict[str, str]) -> dict[str, list[dict]]:
     return {f: p for f, p in found.items() if p}
 
 
-def _answer(request: dict) -> dict:
-    """The bridge's answer to a request, decoded."""
-    return json.loads(bridge.handle_json(json.dumps(request)))
+def _answer(request: dict, lang: str = SOURCE) -> dict:
+    """The bridge's answer to a request in a language, decoded."""
+    return json.loads(bridge.handle_json(in_language(json.dumps(request, ensure_ascii=False), lang)))
 
 
-def requests(links: dict[str, list[dict]]) -> dict[str, list[dict]]:
-    """Return every request each table answers: one click from each figure's first states."""
+def requests(links: dict[str, list[dict]], lang: str = SOURCE) -> dict[str, list[dict]]:
+    """Return every request each table answers in a language: one click from each figure's
+    first states (an edition's own: its bench opens on a sentence in its language)."""
     out: dict[str, list[dict]] = {name: [] for name in table_names()}
     for figure in registry.STATES:
         linked = [{"figure": figure, "url": p} for p in links.get(figure, [])]
         starts = [{"figure": figure}, *linked]
         out[figure] += linked  # page.js asks for the state a link opens, then its neighbours
         for start in starts:
-            answer = _answer(start)
+            answer = _answer(start, lang)
             if answer["ok"]:
                 out[figure] += registry.neighbours(figure, answer["data"])
     for of, table in exports().items():  # "Numbers as CSV" for what a page first shows
@@ -178,11 +179,12 @@ def addresses(url: dict, default: dict) -> list[dict]:
     return forms
 
 
-def follow_ups(wanted: dict[str, list[dict]], by_text: dict[str, str]) -> dict[str, list[dict]]:
+def follow_ups(wanted: dict[str, list[dict]], by_text: dict[str, str],
+               lang: str = SOURCE) -> dict[str, list[dict]]:
     """The requests a page sends once it has drawn one of these answers, per table: the
     bench's "Predict, then reveal" questions for that state (quiz.js), and the addresses that
     open it (a link a click wrote, read back by Back, or one a teacher typed shorter)."""
-    defaults = {figure: _answer({"figure": figure}).get("url") or {} for figure in widgets().values()}
+    defaults = {figure: _answer({"figure": figure}, lang).get("url") or {} for figure in widgets().values()}
     out: dict[str, list[dict]] = {name: [] for name in wanted}
     for name, reqs in wanted.items():
         for r in reqs:
@@ -231,7 +233,7 @@ def _answer_all(wanted: dict[str, list[dict]], by_text: dict[str, str], wheel: P
     texts = [t for t in _texts(wanted) if t not in by_text]
     answers, generator = _answered(texts, wheel, log, lang) if texts else ([], "")
     by_text.update(zip(texts, answers))
-    more = follow_ups(wanted, by_text)
+    more = follow_ups(wanted, by_text, lang)
     later = [t for t in _texts(more) if t not in by_text]
     if later:
         by_text.update(zip(later, _answered(later, wheel, log, lang)[0]))
@@ -279,7 +281,7 @@ def tables(links: dict[str, list[dict]], wheel: Path, log=print, lang: str = SOU
 
 
 def _tables(links: dict[str, list[dict]], wheel: Path, log, lang: str, folder: str) -> dict[str, str]:
-    wanted = requests(links)
+    wanted = requests(links, lang)
     by_text: dict[str, str] = {}
     more, generator = _answer_all(wanted, by_text, wheel, log, lang)
     out, held = {}, {}
