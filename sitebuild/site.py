@@ -233,7 +233,8 @@ def _render_edition(inputs: Inputs, edition: Edition, templates: Path,
     nav = edition.nav
     rendered: list[Rendered] = []
     for page in nav:
-        r = renderer.render(page, {**inputs.toy, "chapters": nav, "root": page.root, "home": page.home})
+        r = renderer.render(page, {**inputs.toy, "bench": quoted.bench_context(),  # its lexicon's counts
+                                   "chapters": nav, "root": page.root, "home": page.home})
         if anchors is not None:
             r.body = with_sections(r.body, anchors[page.slug], page.source)
         rendered.append(r)

@@ -123,3 +123,11 @@ def test_every_catalog_translates_every_key():
     english = catalog.load("en").messages.keys()
     for lang in EDITIONS:
         assert catalog.load(lang).messages.keys() == english
+
+
+@pytest.mark.parametrize("lang", list(EDITIONS))
+def test_an_editions_bench_chapter_counts_its_own_lexicon(built_site, lang):
+    from attention.lexicon import LEXICONS
+    text = main_text(page(built_site, f"{lang}/bench"))
+    note = text[:text.index("FIG-004")]  # the edition's note, before the bench
+    assert str(len(LEXICONS[lang])) in note and str(len(LEXICONS["en"])) not in note
