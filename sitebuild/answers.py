@@ -342,6 +342,18 @@ def near_for_page(body: str, folder: str = "") -> list[str]:
     return [f"{NEAR_DIR}{folder}{name}.json" for name in NEAR if name in shown]
 
 
+def positions_on_page(body: str) -> list[str]:
+    """The URL parameters that name positions in the sentence of a live figure on a page
+    (registry's State.positions): the language switch drops them with the sentence left out.
+
+    >>> positions_on_page('<figure data-widget="fig-004">'), positions_on_page('<p>')
+    (['query', 'shut'], [])
+    """
+    shown = set(re.findall(r'data-widget="([^"]+)"', body))
+    return sorted({p for f in registry.FIGURES if f.widget in shown and f.state
+                   for p in registry.STATES[f.state].positions})
+
+
 def for_page(body: str, folder: str = "") -> list[str]:
     """Return the answer tables a page's figures use, as static asset names.
 

@@ -167,7 +167,8 @@ def _assets_of(inputs: Inputs, templates: Path, body: str, page: Page, edition: 
     root = page.root
     return {"runtime": _runtime_attributes(inputs, root),
             "answers": answers.for_page(body, edition.folder), "near": answers.near_for_page(body, edition.folder),
-            "opening": _opens_links(body), "preloads": _preloads(templates, body, edition.catalog.lang),
+            "opening": _opens_links(body), "positions": answers.positions_on_page(body),
+            "preloads": _preloads(templates, body, edition.catalog.lang),
             "csp": csp(not inputs.runtime_files), "asset": lambda name: f"static/{name}"}
 
 

@@ -184,7 +184,7 @@ def questions(state: dict, answered: dict) -> list[dict]:
 
 STATE = State(name=NAME, answer=answer, questions=questions, fields=frozenset({*FIELDS, "trained", "have"}),
               parameters=(*PARAMETERS, "trained"), apply=apply, url=url, neighbours=neighbours,
-              steps=whatif.STEPS,
+              steps=whatif.STEPS, positions=("query", "shut"),
               unwritten=lambda: {"sentence": " ".join(lexicon.default_sentence())},
               meanings=lambda: {  # said when read: in the language of the page that shows them
                   "sentence": (say("bench-meanings.sentence"),

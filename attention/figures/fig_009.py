@@ -157,7 +157,7 @@ def questions(state: dict, d: dict) -> list[dict]:
 
 STATE = State(name=NAME, answer=answer, questions=questions,
               fields=frozenset({"sentence", "focus", "temperature", "without", "silent"}),
-              parameters=PARAMETERS, apply=apply, url=url, neighbours=neighbours,
+              parameters=PARAMETERS, apply=apply, url=url, neighbours=neighbours, positions=("word",),
               unwritten=lambda: {"sentence": " ".join(lexicon.default_sentence())},
               meanings=lambda: {
                   "sentence": (say("fig-009-core.sentence-meaning"),

@@ -66,6 +66,10 @@ class State(_Said):
     # the defaults are what url() writes for the state a page opens on: see defaults())
     # (or a function that says them, for the language spoken when they are read)
     unwritten: dict[str, str] | Callable[[], dict[str, str]] = field(default_factory=dict)
+    # the URL parameters that name positions in its sentence (a query word, a shut stopcock):
+    # they mean nothing in another edition's first sentence, so the language switch drops them
+    # when the address leaves the sentence to the page (each edition has its own)
+    positions: tuple[str, ...] = ()
     # (a request's fields, their answer) -> three questions on that state for a class handout
     # (quiz.view's shape: id, prompt, choices, answer, explanation); None: no handout
     questions: Callable[[dict, dict], list[dict]] | None = None

@@ -11,10 +11,13 @@ import pytest
 
 from attention import bench_view
 from attention.catalog import speaking
+from attention.lexicon import DEFAULTS, tokenize
 from tests.browser.conftest import watch
 from tests.browser.test_bench_page import READY, settle, shown_state
 
-WORDS = {"zh": "bridge", "ar": "bridge"}  # (the bench's lexicon is English in every edition, for now)
+# a sentence as a reader of each language types it: Chinese without spaces, Arabic with its
+# و joined to the next word (the bench cuts both into its lexicon's words)
+TYPED = {"zh": "老师读了这封信，然后她离开了。", "ar": "قرأت المعلمة الرسالة ثم غادرت وهي تغني"}
 SCRIPT = {"zh": re.compile(r"[\u3400-\u9fff]"), "ar": re.compile(r"[\u0600-\u06ff]")}
 
 
@@ -26,7 +29,7 @@ def test_an_edition_recomputes_in_python_in_its_language(browser, server, lang, 
     page.goto(server + f"{lang}/bench/")
     page.wait_for_selector(READY, timeout=60000)
     page.click('#fig-005 tr[data-index="4"]')
-    settle(page, WORDS[lang])
+    settle(page, DEFAULTS[lang][4])  # the edition's own sentence, its fifth word
     with speaking(lang):
         expected = bench_view.view(query=4)
     shown = shown_state(page)
@@ -34,35 +37,52 @@ def test_an_edition_recomputes_in_python_in_its_language(browser, server, lang, 
     assert shown["summary"] == expected["summary"]  # the core's sentence, in the page's language
     status = page.locator('#fig-004 .runtime-status[data-state="ready"]').inner_text()
     assert SCRIPT[lang].search(status), status  # the modules' words: the page's language's messages
-    sentence = "the teacher read the letter and then she left it on the table"
+    sentence = TYPED[lang]
     page.fill("#bench-sentence", sentence)
     page.press("#bench-sentence", "Enter")
-    page.wait_for_function("() => document.querySelectorAll('#fig-005 tbody tr').length === 13")
+    page.wait_for_function("(n) => document.querySelectorAll('#fig-005 tbody tr').length === n",
+                           arg=len(tokenize(sentence, lang)))
     with speaking(lang):
         typed = bench_view.view(sentence=sentence)
     assert shown_state(page)["summary"] == typed["summary"]
+    assert shown_state(page)["weights"] == [r["weight"]["text"] for r in typed["rows"]]
+    # the page says how it cut the sentence, in its language
+    assert page.locator("#bench-sentence-note").inner_text() == typed["sentence"]["note"] != ""
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     context.close()
     w.assert_clean()
 
 
 def test_the_language_switch_opens_the_same_state(desktop):
+    """A typed sentence, its query and head go along to another edition, which reads English
+    too; an address that leaves the sentence to the page opens the other edition's own first
+    sentence with the same head, and a position in the English one (query=7) is not carried
+    into a sentence where it means another word, or none (the Arabic one has 6 words)."""
     page, base = desktop.page, desktop.base
-    page.goto(base + "bench/?head=sink&query=3")
-    page.wait_for_function("() => !document.querySelector('.is-waiting')")
+    page.goto(base + "bench/?sentence=the+pilot+saw+it+and+she+left&head=sink&query=3")
+    settle(page, "it")  # the address's state, computed by Python
     english = shown_state(page)
     page.click('.languages a[hreflang="zh-Hans"]')
     # (another edition's page is loaded anew, as the browser loads any page: nav.js leaves it be)
-    page.wait_for_url("**/zh/bench/?head=sink&query=3*")  # (and the state's other parameters)
+    page.wait_for_url("**/zh/bench/?sentence=*&head=sink&query=3*")
     page.wait_for_function("() => document.documentElement.lang === 'zh-Hans'")
     # the state the link opened, drawn there (it fails by waiting out, if it never is)
     page.wait_for_function("""(w) => [...document.querySelectorAll('#fig-005 tbody tr .weight .num')]
       .map((e) => e.textContent).join() === w""", arg=",".join(english["weights"]), timeout=60000)
-    assert shown_state(page)["query"] == english["query"]
+    assert shown_state(page)["query"] == english["query"] == "it"
+    page.goto(base + "bench/?head=sink&query=7")
+    page.wait_for_function("() => !document.querySelector('.is-waiting')")
     page.click('.languages a[hreflang="ar"]')
-    page.wait_for_url("**/ar/bench/?head=sink&query=3*")
+    page.wait_for_url("**/ar/bench/?head=sink")
     page.wait_for_function("() => document.documentElement.lang === 'ar'")
     assert page.evaluate("document.documentElement.dir") == "rtl"
+    with speaking("ar"):
+        arabic = bench_view.view(head="sink")
+    page.wait_for_function("""(w) => [...document.querySelectorAll('#fig-005 tbody tr .weight .num')]
+      .map((e) => e.textContent).join() === w""", arg=",".join(r["weight"]["text"] for r in arabic["rows"]),
+                           timeout=60000)
+    assert shown_state(page)["query"] == arabic["query"]["word"]
+    assert not page.locator(".bench-controls .field-error:visible, [role=alert]:visible").count()
 
 
 # Each document's log, kept in the tab's sessionStorage across loads: a document loaded, a
