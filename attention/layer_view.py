@@ -5,7 +5,7 @@ changes.
 Schema of ``view(...)``::
 
     {"state": {"sentence", "focus", "temperature", "without", "silent"},
-     "sentence": {"text", "words", "note"}, "focus": {"index", "word"},
+     "sentence": {"text", "words", "note", "english"}, "focus": {"index", "word"},
      "temperature": {"value", "text"},
      "heads": [{"name", "gloss", "silent", "looks": [{"index", "word", "weight"}],
                 "writes": [{"feature", "slot", "value"}], "writes_text", "said"}],
@@ -350,7 +350,9 @@ def view(sentence=None, focus=None, temperature="1", without=(), silent=None) ->
     return {
         "state": state,
         "sentence": {"text": " ".join(words), "words": list(words),
-                     "note": reading_note(sentence, list(words))},
+                     "note": reading_note(sentence, list(words)),
+                     # whether a model that reads English (FIG-010's MiniLM) can follow it
+                     "english": all(w in lexicon.LEXICONS["en"] for w in words)},
         "focus": {"index": i, "word": words[i]},
         "temperature": {"value": t, "text": typed(t)},
         "heads": heads, "features": features,

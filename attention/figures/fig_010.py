@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import bench, layer, layer_view, trained_layer
+from .. import bench, layer, layer_view, lexicon, trained_layer
 from ..bench_input import parse_sentence
 from ..catalog import say, spoken
 from ..numbers import fixed, shown, spelled
@@ -51,6 +51,8 @@ def data(sentence=None) -> dict:
     titles = layer_view.titles()  # as the layer's view says them, in the language spoken now
     return {
         "sentence": " ".join(words), "words": words, "model": sized["model"],
+        # whether the layer figure above opens on a sentence this model reads (English)
+        "follows": all(w in bench.LEXICON for w in lexicon.default_sentence()),
         "count": say("fig-010-core.words", count=len(words), word=spelled(len(words), spoken())),
         "word": {"index": i, "word": words[i]},
         "width": {"toy": layer.D_MODEL, "trained": sized["width"]},

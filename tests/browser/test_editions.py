@@ -10,7 +10,7 @@ from urllib.parse import urlparse
 import pytest
 
 from attention import bench_view
-from attention.catalog import speaking
+from attention.catalog import say, speaking
 from attention.lexicon import DEFAULTS, tokenize
 from tests.browser.conftest import watch
 from tests.browser.test_bench_page import READY, settle, shown_state
@@ -142,5 +142,35 @@ def test_the_language_switch_loads_the_other_edition_anew_and_a_link_within_one_
     swapped('.site-header .chapters a[href$="roles/"]', "roles/", "en")
     loaded('.languages a[hreflang="ar"]', "ar/roles/", "ar")
     swapped('.site-pages a[href$="claims/"]', "ar/claims/", "ar")
+    context.close()
+    w.assert_clean()
+
+
+def test_the_trained_layer_stays_on_its_english_sentence_in_another_edition(browser, server):
+    """On /zh/layer/, FIG-009 opens on a Chinese sentence that MiniLM cannot read: FIG-010 keeps
+    its English sentence, current, and says why; it follows an English sentence typed in, and
+    goes back to its own for a Chinese one typed without spaces."""
+    from tests.browser.test_layer_page import READ_TRAINED, expected_trained, wait_for_focus
+    from tests.browser.test_layer_page import READY as LAYER_READY
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    w = watch(context, server)
+    page = w.page
+    page.goto(server + "zh/layer/")
+    page.wait_for_selector(f"#fig-009 {LAYER_READY}", timeout=90000)
+    note, ask = page.locator('#fig-010 [data-bind="english-only"]'), page.locator('#fig-010 [data-bind="ask"]')
+    with speaking("zh"):
+        said = say("fig-010.english-only")
+    assert note.is_visible() and note.inner_text() == said
+    assert page.evaluate(READ_TRAINED) == expected_trained() and ask.is_hidden()
+    page.fill("#layer-sentence", "the pilot saw the car before he left")
+    page.click("#fig-009 .layer-controls button[type=submit]")
+    wait_for_focus(page, "he")
+    assert note.is_hidden() and ask.is_visible() and page.evaluate(READ_TRAINED)["stale"]
+    page.fill("#layer-sentence", "老师读了这封信然后她离开了")
+    page.click("#fig-009 .layer-controls button[type=submit]")
+    wait_for_focus(page, "她")
+    assert note.is_visible() and ask.is_hidden()
+    assert page.evaluate(READ_TRAINED) == expected_trained()
     context.close()
     w.assert_clean()

@@ -92,10 +92,15 @@ export function mount(root, store) {
     asked = true;
     compute(shown.sentence);
   });
+  const englishOnly = $(root, '[data-bind="english-only"]');
   store.subscribe((state) => {
     const answer = state.answer;
     if (!answer?.ok || !answer.data.sentence) return; // a bad input: the last sentence stays
-    shown = { sentence: answer.data.sentence.text, focus: answer.data.focus.index };
+    // MiniLM reads English: another language's sentence leaves it on its own, and says so
+    const follows = answer.data.sentence.english;
+    setHidden(englishOnly, follows);
+    shown = follows ? { sentence: answer.data.sentence.text, focus: answer.data.focus.index }
+      : { sentence: built.sentence, focus: built.word.index };
     draw();
   });
 }
