@@ -123,6 +123,8 @@ def reading_note(text, words: list[str]) -> str:
     ''
     >>> reading_note("她读了", ["她", "读了"]), reading_note("她 读了", ["她", "读了"])
     ('Read as “她 读了”: cut into the lexicon’s words.', '')
+    >>> reading_note("اصلحت", ["أصلحت"])
+    'Read as “أصلحت”: spelled as the lexicon spells it.'
     """
     if text is None:
         return ""
@@ -130,6 +132,7 @@ def reading_note(text, words: list[str]) -> str:
     changes = [what for what, changed in (
         (say("bench-input.lower-cased"), plain != plain.lower()),
         (say("bench-input.punctuation-dropped"), any(ch in text for ch in lexicon.PUNCTUATION)),
-        (say("bench-input.cut-into-words"), lexicon.plain(text) != " ".join(words))) if changed]
+        (say("bench-input.cut-into-words"), len(lexicon.plain(text).split()) != len(words)),
+        (say("bench-input.respelled"), any(w not in lexicon.plain(text) for w in words))) if changed]
     return say("bench-input.read-as", words=" ".join(words),
                changes=say("list.separator").join(changes)) if changes else ""

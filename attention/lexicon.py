@@ -7,7 +7,9 @@ heads read of a word (attention.bench encodes them as features). Each edition ha
 - **Chinese** is written without spaces: the sentence is cut into the lexicon's words, always
   the longest word that fits at each place (its determiners carry their classifier: 这位, 那座).
 - **Arabic** splits at spaces and cuts the conjunction و ("and"), written joined to the next
-  word, off a word the lexicon does not know whole (وهي → و هي); short vowel marks are dropped.
+  word, off a word the lexicon does not know whole (وهي → و هي); short vowel marks are dropped,
+  and a word typed without its hamza (اصلحت) or with ى for ي is read as the one word the lexicon
+  spells so.
   Arabic pronouns agree in gender, not in animacy, and also point to things: this lexicon, a toy,
   reads هو, هي and هم as people, as English reads "they".
 
@@ -169,14 +171,35 @@ def _cut(run: str) -> list[str]:
     return out + ([unknown] if unknown else [])
 
 
-def _arabic(word: str) -> list[str]:
-    """Cut a joined و ("and") off a word the lexicon does not know whole.
+def _bare(word: str) -> str:
+    """An Arabic word as it is often typed: every alif without its hamza, ى as ي."""
+    return word.translate(_BARE)
 
-    >>> _arabic("وهي"), _arabic("وجد"), _arabic("وقط")
-    (['و', 'هي'], ['وجد'], ['وقط'])
+
+_BARE = str.maketrans("أإآى", "اااي")
+_COUNTS: dict[str, int] = {}
+for _w in _AR:
+    _COUNTS[_bare(_w)] = _COUNTS.get(_bare(_w), 0) + 1
+# a bare spelling that names one word of the lexicon: that word
+_RESPELT = {_bare(w): w for w in _AR if _COUNTS[_bare(w)] == 1}
+
+
+def _arabic(word: str) -> list[str]:
+    """Cut a joined و ("and") off a word the lexicon does not know whole; read a word typed
+    without its hamza as the lexicon's, when only one is spelled so.
+
+    >>> _arabic("وهي"), _arabic("وجد"), _arabic("وقط"), _arabic("واصلحت")
+    (['و', 'هي'], ['وجد'], ['وقط'], ['و', 'أصلحت'])
     """
-    if word not in WORDS and word[:1] == "و" and word[1:] in _AR:
-        return ["و", word[1:]]
+    if word in WORDS:
+        return [word]
+    whole = _RESPELT.get(_bare(word))
+    if whole:
+        return [whole]
+    if word[:1] == "و" and len(word) > 1:
+        rest = word[1:] if word[1:] in _AR else _RESPELT.get(_bare(word[1:]))
+        if rest:
+            return ["و", rest]
     return [word]
 
 

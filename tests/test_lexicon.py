@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attention import bench, bench_view, catalog, lexicon
+from attention.catalog import say
 from attention.bench_input import BenchInputError, parse_sentence, reading_note
 from attention.lexicon import LEXICONS, WORDS, tokenize
 from tests.test_bench import check_sentence, expected
@@ -147,3 +148,13 @@ def test_the_determiners_classifiers_and_short_nouns_a_reader_writes(lang, text,
     assert not LEXICONS["zh"]["它们"].person
     assert all(LEXICONS["ar"][w].person for w in ("محام", "طاه", "مغن"))
     check_sentence(cut.split())
+
+
+def test_an_arabic_word_typed_without_its_hamza_is_the_lexicons():
+    """Arabic is often typed with a bare alif (اصلحت for أصلحت) or ى as ي: read as the one
+    lexicon word spelled so, and the reader is told it was respelled."""
+    assert tokenize("اصلحت المهندسة الجسر واصلحت", "ar") == ["أصلحت", "المهندسة", "الجسر", "و", "أصلحت"]
+    assert tokenize("قرات", "ar") == ["قرأت"]
+    with catalog.speaking("ar"):
+        note = reading_note("قرات", ["قرأت"])
+        assert note == say("bench-input.read-as", words="قرأت", changes=say("bench-input.respelled"))
