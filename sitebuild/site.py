@@ -164,8 +164,7 @@ def _preloads(templates: Path, body: str, lang: str) -> list[str]:
 def _assets_of(inputs: Inputs, templates: Path, body: str, page: Page, edition: Edition) -> dict:
     """What a page's head and body need to run its figures (layout.html, embed.html and
     handout.html read them alike): the runtime, the answer tables, the preloads, the CSP."""
-    root = page.root
-    return {"runtime": _runtime_attributes(inputs, root),
+    return {"runtime": _runtime_attributes(inputs, page.root),
             "answers": answers.for_page(body, edition.folder), "near": answers.near_for_page(body, edition.folder),
             "opening": _opens_links(body), "positions": answers.positions_on_page(body),
             "preloads": _preloads(templates, body, edition.catalog.lang),

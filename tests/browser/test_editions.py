@@ -174,3 +174,32 @@ def test_the_trained_layer_stays_on_its_english_sentence_in_another_edition(brow
     assert page.evaluate(READ_TRAINED) == expected_trained()
     context.close()
     w.assert_clean()
+
+
+# every drawn text of the bench drawing that is shown, and whether it lies inside the drawing
+TEXTS_INSIDE = """() => {
+  const svg = document.querySelector('#fig-004 svg'), box = svg.getBoundingClientRect();
+  return [...svg.querySelectorAll('text, tspan')].filter((t) => {
+    const r = t.getBoundingClientRect();
+    return r.width > 0 && getComputedStyle(t).visibility !== 'hidden';
+  }).map((t) => {
+    const r = t.getBoundingClientRect();
+    return [t.textContent, r.left >= box.left - 1 && r.right <= box.right + 1];
+  }).filter(([, inside]) => !inside).map(([text]) => text);
+}"""
+
+
+@pytest.mark.parametrize(("lang", "width"), [("ar", 360), ("zh", 360), ("ar", 1280)])
+def test_the_bench_drawings_text_stays_inside_it_with_a_step_removed(browser, server, lang, width):
+    """The what-if tray's labels and the note, in Arabic (right to left) and Chinese, at a
+    phone's width and a desk's: nothing drawn past the drawing's edge (an unseen Arabic word
+    pushed the number of the dashed tray's label off a phone's screen)."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    w = watch(context, server)
+    page = w.page
+    page.goto(server + f"{lang}/bench/?without=mask")
+    page.wait_for_selector(READY, timeout=60000)
+    page.wait_for_function("() => document.querySelectorAll('#fig-004 .ghost-label:not(.off)').length > 0")
+    assert page.evaluate(TEXTS_INSIDE) == []
+    context.close()
+    w.assert_clean()
