@@ -240,7 +240,9 @@ def _figure_markup(embed_id: str, url: str, site_url: str, templates: Path, embe
     html = re.sub(r'<span class="live-only">.*?</span>', "", html, flags=re.S)
     for place in ("how-the-bench-is-built", "bench-lexicon"):
         html = html.replace(f'href="#{place}"', f'href="{site_url}bench/#{place}"')
-    return html
+    # and a link to another chapter (the layer's to the bench's word list) from the site too:
+    # "../bench/" means nothing on the page a fragment is pasted into
+    return html.replace('href="../', f'href="{site_url}')
 
 
 def fragment(embed_id: str, url: str = "", site_url: str = "", css: bool = True,

@@ -146,3 +146,11 @@ def test_an_unknown_language_is_refused_naming_the_catalogs_languages(tmp_path):
     subprocess.run([sys.executable, str(ROOT / "build.py"), "fragment", "fig-002", "--lang", "zh",
                     "--output", str(out)], check=True, capture_output=True)
     assert 'lang="zh-Hans"' in out.read_text(encoding="utf-8")
+
+
+def test_a_link_to_another_chapter_points_at_the_site():
+    """FIG-009's link to the bench's word list was "../bench/#bench-lexicon", which leads
+    nowhere from the course page a fragment is pasted into."""
+    html = fragment("fig-009", site_url="https://example.org/attention/")
+    assert 'href="https://example.org/attention/bench/#bench-lexicon"' in html
+    assert 'href="../' not in html
