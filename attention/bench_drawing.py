@@ -88,10 +88,11 @@ def names(words) -> list[str]:
     return [w + str(j).translate(_SUBSCRIPT) if counts[w] > 1 else w for j, w in enumerate(words)]
 
 
-def layout(n: int, rtl: bool = False) -> Layout:
+def layout(n: int, rtl: bool | None = None) -> Layout:
     """Lay out n words: dials and stopcocks in rows of at most COLUMNS, as even as they can
     be (10 words: two rows of 5, not 8 and a lone 2 under a gap), stations below. In a
-    language read right to left (``rtl``) the first word is on the right.
+    language read right to left (``rtl``; default: the language spoken now) the first word is
+    on the right.
 
     >>> layout(8).height, layout(40).height
     (600, 1608)
@@ -104,6 +105,7 @@ def layout(n: int, rtl: bool = False) -> Layout:
     cols = -(-n // lines)  # the fewest per row that fit the rows COLUMNS needs
     pitch = (WIDTH - 80) / cols  # at least 90: room for a word and its reading
     xs = [plain(round(40 + pitch * (j % cols + 0.5), 3)) for j in range(n)]
+    rtl = reads_right_to_left() if rtl is None else rtl
     xs = [plain(WIDTH - x) for x in xs] if rtl else xs
     plate = DIAL_Y + (lines - 1) * DIAL_ROW + LABELS
     tank = plate + 36
@@ -250,7 +252,7 @@ def drawing(words, tr, i, allowed, causal, t, rows, q_text="") -> dict:
     """Return the bench drawing's geometry in SVG units (the words right to left where the
     language spoken now reads so)."""
     n = len(words)
-    lay = layout(n, reads_right_to_left())
+    lay = layout(n)
     valves = _valves(words, tr.weights[i], i, allowed, causal, lay)
     lines = sorted(set(lay.rows))
     radius = 26

@@ -128,11 +128,11 @@ def reading_note(text, words: list[str]) -> str:
     """
     if text is None:
         return ""
-    plain = " ".join(text.split())
+    plain, read = " ".join(text.split()), lexicon.plain(text)
     changes = [what for what, changed in (
         (say("bench-input.lower-cased"), plain != plain.lower()),
         (say("bench-input.punctuation-dropped"), any(ch in text for ch in lexicon.PUNCTUATION)),
-        (say("bench-input.cut-into-words"), len(lexicon.plain(text).split()) != len(words)),
-        (say("bench-input.respelled"), any(w not in lexicon.plain(text) for w in words))) if changed]
+        (say("bench-input.cut-into-words"), len(read.split()) != len(words)),
+        (say("bench-input.respelled"), any(w not in read for w in words))) if changed]
     return say("bench-input.read-as", words=" ".join(words),
                changes=say("list.separator").join(changes)) if changes else ""

@@ -29,14 +29,14 @@ from typing import NamedTuple
 import numpy as np
 
 from . import bench, bench_walk, catalog, lab, whatif, whatif_panel
-from .bench_drawing import WIDTH, layout, look, names, plain, reads_right_to_left
+from .bench_drawing import WIDTH, layout, look, names, plain
 from .bench_drawing import drawing as _drawing
 from .bench_input import (BenchInputError, check_head, parse_position, parse_shut, parse_sentence,
                           parse_temperature, reading_note)
 from .bench_tables import heads, lexicon
 from .bench_whatif import whatif_drawing
 from .catalog import say
-from .lexicon import WORDS, default_sentence
+from .lexicon import default_sentence, first_word
 from .numbers import fixed, fixed_all, shown, typed
 
 __all__ = ["BenchInputError", "WIDTH", "heads", "lexicon", "matrix_weights", "parse_sentence",
@@ -59,10 +59,7 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
     words = list(default_sentence()) if sentence is None else parse_sentence(sentence)
     n = len(words)
     check_head(head)
-    default_query = next((i for i, w in enumerate(words) if WORDS[w].word_class
-                          == "pronoun"), n - 1)
-    i = default_query if query is None else parse_position(query, "query", n,
-                                                           say("bench-input.what-query"))
+    i = first_word(words) if query is None else parse_position(query, "query", n, say("bench-input.what-query"))
     t = parse_temperature(temperature, slider)
     closed = parse_shut(shut, n)
     head_state = _head_state(tuple(words), head, t, tuple(closed))
@@ -102,7 +99,7 @@ def view(sentence=None, head="coreference", query=None, temperature="1", slider=
                      "state": out["state"]}
     # The drawing shows the counterfactual too (ghost needles, a second core sample); the
     # cached drawing is copied, never changed.
-    lay = layout(n, reads_right_to_left())._replace(height=drawing["height"])  # the tray's labels may run lower
+    lay = layout(n)._replace(height=drawing["height"])  # the tray's labels may run lower
     out["drawing"] = {**drawing, **whatif_drawing(out["whatif"], drawing, lay, t)} \
         if removed else {**drawing, "whatif": None}
     return out

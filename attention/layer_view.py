@@ -41,7 +41,7 @@ from .bench_input import reading_note
 from .catalog import listed, say
 from .numbers import fixed, shown, typed
 
-__all__ = ["RETITLED", "STEPS", "columns", "default_focus", "glosses", "switch_labels", "titles", "view"]
+__all__ = ["RETITLED", "STEPS", "columns", "glosses", "switch_labels", "titles", "view"]
 
 # The columns of the stream's table: (its array in the layer's record, number); their titles
 # are said in the language spoken now (titles()).
@@ -278,23 +278,12 @@ def _changed_sentence(r, full, word_steps, moved, i: int) -> str:
     return say("core-layer-view.gap").join(said)
 
 
-def default_focus(words) -> int:
-    """The word a sentence opens on: its first pronoun (the coreference head has work there),
-    else its last word.
-
-    >>> default_focus(bench.DEFAULT_SENTENCE), default_focus(("the", "engineer", "left"))
-    (6, 2)
-    """
-    return next((i for i, w in enumerate(words) if lexicon.WORDS[w].word_class == "pronoun"),
-                len(words) - 1)
-
-
 def view(sentence=None, focus=None, temperature="1", without=(), silent=None) -> dict:
     """Return the layer chapter's view of a state (schema in the module docstring), or raise
     BenchInputError naming the field at fault."""
     words = tuple(lexicon.default_sentence() if sentence is None else parse_sentence(sentence))
     n = len(words)
-    i = default_focus(words) if focus is None else parse_position(focus, "focus", n, "word followed")
+    i = lexicon.first_word(words) if focus is None else parse_position(focus, "focus", n, "word followed")
     t = parse_temperature(temperature, None)
     off, silent = _read_switches(without, silent)
     r, full = _forward(words, t, off, silent), _forward(words, t, (), None)
@@ -352,7 +341,7 @@ def view(sentence=None, focus=None, temperature="1", without=(), silent=None) ->
         "sentence": {"text": " ".join(words), "words": list(words),
                      "note": reading_note(sentence, list(words)),
                      # whether a model that reads English (FIG-010's MiniLM) can follow it
-                     "english": all(w in lexicon.LEXICONS["en"] for w in words)},
+                     "english": lexicon.english(words)},
         "focus": {"index": i, "word": words[i]},
         "temperature": {"value": t, "text": typed(t)},
         "heads": heads, "features": features,

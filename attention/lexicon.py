@@ -34,8 +34,8 @@ from typing import NamedTuple
 
 from . import catalog
 
-__all__ = ["DEFAULTS", "LEXICONS", "PUNCTUATION", "WORDS", "Entry", "default_sentence", "language",
-           "lexicon", "plain", "tokenize"]
+__all__ = ["DEFAULTS", "LEXICONS", "PUNCTUATION", "WORDS", "Entry", "default_sentence", "english",
+           "first_word", "language", "lexicon", "plain", "tokenize"]
 
 
 class Entry(NamedTuple):
@@ -144,6 +144,25 @@ def language(lang: str | None = None) -> str:
 def lexicon(lang: str | None = None) -> Mapping[str, Entry]:
     """The words a reader of ``lang`` (default: the language spoken now) is offered."""
     return LEXICONS[language(lang)]
+
+
+def first_word(words) -> int:
+    """The word a sentence opens on, as the bench's query and the layer's word followed: its
+    first pronoun (the coreference head has work there), else its last word.
+
+    >>> first_word(DEFAULTS["en"]), first_word(DEFAULTS["ar"]), first_word(("the", "engineer", "left"))
+    (6, 4, 2)
+    """
+    return next((i for i, w in enumerate(words) if WORDS[w].word_class == "pronoun"), len(words) - 1)
+
+
+def english(words) -> bool:
+    """Whether every word is English's (what a model trained on English can read).
+
+    >>> english(["the", "engineer"]), english(DEFAULTS["zh"])
+    (True, False)
+    """
+    return all(w in _EN for w in words)
 
 
 def default_sentence(lang: str | None = None) -> tuple[str, ...]:

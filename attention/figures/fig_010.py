@@ -46,13 +46,13 @@ def data(sentence=None) -> dict:
     toy_heads = [np.linalg.norm(r.concat[:, k * d_v:(k + 1) * d_v] @ r.W_O[k * d_v:(k + 1) * d_v],
                                 axis=1) for k in range(len(r.heads))]  # (n,) each
     trained = {k: sized["steps"][k][1:-1] for k in cols}
-    i = layer_view.default_focus(words)
+    i = lexicon.first_word(words)
     mb = trained_layer.WEIGHTS.stat().st_size / 1e6
     titles = layer_view.titles()  # as the layer's view says them, in the language spoken now
     return {
         "sentence": " ".join(words), "words": words, "model": sized["model"],
         # whether the layer figure above opens on a sentence this model reads (English)
-        "follows": all(w in bench.LEXICON for w in lexicon.default_sentence()),
+        "follows": lexicon.english(lexicon.default_sentence()),
         "count": say("fig-010-core.words", count=len(words), word=spelled(len(words), spoken())),
         "word": {"index": i, "word": words[i]},
         "width": {"toy": layer.D_MODEL, "trained": sized["width"]},
