@@ -31,8 +31,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["FOLDER", "PLACEHOLDER", "PSEUDO", "SOURCE", "Catalog", "MissingString", "languages", "listed", "load",
-           "placeholders", "plural", "pseudo", "say", "speaking", "spoken"]
+__all__ = ["FOLDER", "PLACEHOLDER", "PSEUDO", "SOURCE", "Catalog", "MissingString", "known", "languages", "listed",
+           "load", "placeholders", "plural", "pseudo", "say", "speaking", "spoken"]
 
 FOLDER = Path(__file__).parent / "strings"  # a catalog per language: <lang>.toml
 SOURCE = "en"  # the language every other catalog translates
@@ -187,6 +187,21 @@ def languages(folder: Path = FOLDER) -> list[str]:
     'en'
     """
     return sorted((p.stem for p in folder.glob("*.toml")), key=lambda lang: (lang != SOURCE, lang))
+
+
+def known(lang: str) -> str:
+    """Return lang when a catalog speaks it, else raise ValueError naming those that do.
+
+    >>> known("zh")
+    'zh'
+    >>> known("fr")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown language 'fr'; choose one of en, ar, zh
+    """
+    if lang not in languages():
+        raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(languages())}")
+    return lang
 
 
 def listed(items) -> str:

@@ -56,9 +56,7 @@ def language(lang: str) -> str:
     ...
     ValueError: unknown language 'fr'; choose one of en, ar, zh
     """
-    if lang not in catalog.languages():
-        raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(catalog.languages())}")
-    return lang
+    return catalog.known(lang)
 
 
 def markup(embeds: tuple[str, ...], url: dict, lang: str = catalog.SOURCE) -> str:

@@ -22,7 +22,7 @@ from urllib.parse import parse_qsl
 
 from markupsafe import Markup
 
-from attention.catalog import speaking
+from attention.catalog import known, speaking
 from attention.protocol import registry as figure_registry
 
 from . import strings
@@ -56,8 +56,10 @@ def catalog(lang: str = strings.SOURCE) -> strings.Catalog:
     ...
     sitebuild.errors.BuildError: unknown language 'fr'; choose one of en, ar, zh
     """
-    if lang not in strings.languages():
-        raise BuildError(f"unknown language {lang!r}; choose one of {', '.join(strings.languages())}")
+    try:
+        known(lang)
+    except ValueError as exc:
+        raise BuildError(str(exc)) from None
     return strings.load(lang)
 
 
